@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import { Redis } from 'ioredis';
+import { ErrorCode, errorMessage, parseLang } from '@lynx/contract';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { installHttpPlatform } from './platform/http.ts';
+import { SessionStore } from './platform/sessions.ts';
+import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './platform/ratelimit.ts';
+import { ApiLogWriter } from './platform/apilog.ts';
+import { Jobs } from './platform/jobs.ts';
+import { ExportService } from './platform/exports.ts';
+import { FileStore } from './platform/files.ts';
+import { docsRoutes } from './platform/openapi.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { accountRoutes } from './modules/account/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { seedDemo, type SeedResult } from './seed/demo.ts';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  db: Db;
+  sessions: SessionStore;
+  counters: CounterStore;
+  limits: { perToken: number; perIp: number; windowMs: number };
+  apiLog: ApiLogWriter;
+  jobs: Jobs;
+  exports: ExportService;
+  files: FileStore;
+  strictAudit: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  seed: SeedResult | null;
+  /** starts the job queue (and its workers when config.runWorkers) */
+  startJobs(pollingIntervalSeconds?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the whole server on an open database: migrations, demo data, platform, modules. Tests use it with inject. */
+export async function buildApp(config: Config, database: Database, opts: { jobs?: boolean } = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 5 * 1024 * 1024,
+    ajv: {
+      // unknown fields are refused (additionalProperties: false), never silently dropped; no type coercion
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
+    },
+  });
+  await migrate(database.sql);
+  const seed = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : null;
+
+  const counters: CounterStore = config.redisUrl
+    ? new RedisCounterStore(new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }))
+    : new MemoryCounterStore();
+  const sessions = new SessionStore(database.db, config.sessionTtlHours);
+  const apiLog = new ApiLogWriter(database.db, (err) => app.log.error({ err }, 'api log write failed'));
+  const jobs = new Jobs(database, app.log);
+  const exports = new ExportService(database.db, jobs, config.dataDir, (id) => sessions.actorOf(id));
+  const files = new FileStore(database.db, config.dataDir);
+  const deps: AppDeps = {
+    config, database, db: database.db, sessions, counters, apiLog, jobs, exports, files,
+    limits: { perToken: config.rateLimitPerToken, perIp: config.rateLimitPerIp, windowMs: 60_000 },
+    strictAudit: process.env.NODE_ENV !== 'production',
+  };
+
+  await app.register(multipart, { limits: { fileSize: 3 * 1024 * 1024, files: 3 } });
+  installHttpPlatform(app, deps);
+  authRoutes(app, deps);
+  accountRoutes(app, deps);
+  systemRoutes(app, deps);
+  docsRoutes(app);
+  app.get('/api/health', async () => ({ ok: true, database: database.kind }));
+
+  const webIndex = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(webIndex);
+  if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
+  app.setNotFoundHandler((req, reply) => {
+    if (hasWeb && req.method === 'GET' && !req.url.startsWith('/api/')) return reply.sendFile('index.html');
+    const lang = parseLang((req.query as Record<string, unknown>)?.lang);
+    return reply.status(404).send({ success: false, msg: errorMessage(ErrorCode.NotFound, lang), errorCode: ErrorCode.NotFound, data: null });
+  });
+
+  await app.ready();
+  let jobsStarted = false;
+  const startJobs = async (poll = 1) => {
+    if (jobsStarted) return;
+    jobsStarted = true;
+    await jobs.start(config.runWorkers, poll);
+  };
+  if (opts.jobs !== false) await startJobs();
+
+  return {
+    app, deps, seed, startJobs,
+    close: async () => {
+      await app.close();
+      await jobs.stop();
+      await apiLog.close();
+      await counters.close();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+// Every Drizzle table of every module, for the typed query builder. Tables are created by the SQL files
+// in db/migrations; a test checks that both agree.
+export * from '../modules/account/tables.ts';
+export * from '../modules/auth/tables.ts';
+export * from '../platform/tables.ts';

@@ -1,0 +1,23 @@
+import { pgTable, integer, text, uuid, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const sessions = pgTable('sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  accountId: integer('account_id').notNull(),
+  ip: text('ip'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+});
+
+export const loginFailures = pgTable('login_failures', {
+  loginName: text('login_name').notNull(),
+  failedAt: ts('failed_at').notNull().defaultNow(),
+});
+
+export const captchas = pgTable('captchas', {
+  captchaKey: uuid('captcha_key').primaryKey(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+});

@@ -1,0 +1,56 @@
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/client.ts';
+
+export type JobHandler = (data: any, job: { id: string; name: string }) => Promise<void>;
+
+interface QueueDef {
+  handler: JobHandler;
+  retryLimit: number;
+  expireInSeconds: number;
+}
+
+/**
+ * Durable background jobs on pg-boss 10 in the same database (on PGlite through its executeSql adapter).
+ * A job is fetched with SKIP LOCKED, so two processes sharing a PostgreSQL database never run it at once;
+ * one interrupted by a crash is retried after it expires. Handlers must be idempotent.
+ */
+export class Jobs {
+  readonly boss: PgBoss;
+  private queues = new Map<string, QueueDef>();
+  private started = false;
+
+  constructor(
+    database: Database,
+    private log: { error: (obj: unknown, msg: string) => void },
+  ) {
+    this.boss = new PgBoss({ ...(database.bossDb as object), schema: 'pgboss', supervise: true, migrate: true } as PgBoss.ConstructorOptions);
+    this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
+  }
+
+  define(name: string, handler: JobHandler, opts: { retryLimit?: number; expireInSeconds?: number } = {}): void {
+    this.queues.set(name, { handler, retryLimit: opts.retryLimit ?? 2, expireInSeconds: opts.expireInSeconds ?? 15 * 60 });
+  }
+
+  async start(runWorkers: boolean, pollingIntervalSeconds = 1): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+    for (const [name, q] of this.queues) {
+      await this.boss.createQueue(name, { name, retryLimit: q.retryLimit, retryDelay: 5, expireInSeconds: q.expireInSeconds } as PgBoss.Queue);
+      if (runWorkers) {
+        await this.boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async (jobs) => {
+          for (const job of jobs) await q.handler(job.data, { id: job.id, name: job.name });
+        });
+      }
+    }
+  }
+
+  async send(name: string, data: object, opts: PgBoss.SendOptions = {}): Promise<string | null> {
+    return this.boss.send(name, data, opts);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+}

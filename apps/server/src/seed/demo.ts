@@ -1,0 +1,112 @@
+import { count, eq } from 'drizzle-orm';
+import { Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStatus, PaymentModel } from '@lynx/contract';
+import type { Db, Executor } from '../db/client.ts';
+import { accounts, customers, operators, roles } from '../modules/account/tables.ts';
+import { generatePassword, hashPassword } from '../platform/passwords.ts';
+
+export interface SeedResult {
+  logins: { loginName: string; roleId: number; password: string }[];
+}
+
+const without = (codes: number[], drop: number[]) => codes.filter((c) => !drop.includes(c));
+const uniq = (codes: number[]) => [...new Set(codes)].sort((a, b) => a - b);
+
+/** Permission sets of the built-in roles: what each kind of user needs from day one. */
+export function builtInRolePermissions(): Record<number, number[]> {
+  const customerBase = uniq([
+    ...expandCodes([Perm.Home, Perm.Card, Perm.Billing, Perm.AutoRule, Perm.Report, Perm.Financial]),
+    ...expandCodes([Perm.BusinessCustomer, Perm.BusinessAccount, 8030000, 8040000, 8050000]),
+    ...expandCodes([6010000, 6050000, 6060000, 6070000, 6080000, 6100000, 6110000]),
+    Perm.Shortcuts, Perm.Business, Perm.System, Perm.SystemUserBehavior,
+  ]);
+  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001];
+  return {
+    [RoleType.Admin]: uniq(allPermissionCodes),
+    [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
+    [RoleType.Enterprise]: without(uniq([...customerBase, ...expandCodes([Perm.Risk])]), staffOnlyButtons),
+    [RoleType.Channel]: without(customerBase, staffOnlyButtons),
+    [RoleType.SubCustomer]: without(
+      uniq([
+        Perm.Home, Perm.HomeApiManage, Perm.HomeLogo, Perm.Card, Perm.Billing, Perm.Shortcuts,
+        ...expandCodes([Perm.CardList, 2020000, Perm.CardDownloadTask, 2110000, 4020000, 6050000, 6100000, Perm.Report, Perm.AutoRule]),
+      ]),
+      [2010007],
+    ),
+  };
+}
+
+const ROLES = [
+  { roleId: RoleType.Admin, roleCode: 'ADMIN', roleName: '超级管理员', roleNameEn: 'Administrator' },
+  { roleId: RoleType.Manager, roleCode: 'MANAGER', roleName: '运营管理员', roleNameEn: 'Operator manager' },
+  { roleId: RoleType.Enterprise, roleCode: 'ENTERPRISE', roleName: '企业客户', roleNameEn: 'Enterprise customer' },
+  { roleId: RoleType.Channel, roleCode: 'CHANNEL', roleName: '渠道客户', roleNameEn: 'Channel customer' },
+  { roleId: RoleType.SubCustomer, roleCode: 'SUBCUSTOMER', roleName: '二级客户', roleNameEn: 'Second-level customer' },
+];
+
+async function customer(ex: Executor, name: string, parent: typeof customers.$inferSelect | null, extra: Partial<typeof customers.$inferInsert> = {}) {
+  const [row] = await ex
+    .insert(customers)
+    .values({
+      custName: name, parentCustId: parent?.custId ?? null, rootCustId: parent?.rootCustId ?? 0, level: parent ? 2 : 1,
+      status: CustomerStatus.MassProduction, adminName: extra.adminName ?? '张伟', adminEmail: extra.adminEmail ?? 'admin@example.com',
+      adminPhone: extra.adminPhone ?? '13800138000', paymentModel: PaymentModel.Prepaid, ...extra,
+    })
+    .returning();
+  if (parent) return row;
+  const [fixed] = await ex.update(customers).set({ rootCustId: row.custId }).where(eq(customers.custId, row.custId)).returning();
+  return fixed;
+}
+
+/**
+ * Demo data for an empty database: the five built-in roles, one account per role, three operators and a
+ * customer tree. Passwords are random per installation (printed once by the caller) unless given.
+ */
+export async function seedDemo(db: Db, demoPassword: string | null): Promise<SeedResult | null> {
+  const [{ n }] = await db.select({ n: count() }).from(roles);
+  if (Number(n) > 0) return null;
+  const perms = builtInRolePermissions();
+  const logins: SeedResult['logins'] = [];
+  const people = [
+    { loginName: 'admin', userName: '系统管理员', roleId: RoleType.Admin },
+    { loginName: 'manager', userName: '运营经理', roleId: RoleType.Manager },
+    { loginName: 'enterprise', userName: '智行物流管理员', roleId: RoleType.Enterprise },
+    { loginName: 'channel', userName: '华电渠道管理员', roleId: RoleType.Channel },
+    { loginName: 'subcustomer', userName: '华东分公司管理员', roleId: RoleType.SubCustomer },
+  ];
+  const hashed = await Promise.all(
+    people.map(async (p) => {
+      const password = demoPassword ?? generatePassword();
+      return { ...p, password, hash: await hashPassword(password) };
+    }),
+  );
+  await db.transaction(async (tx) => {
+    await tx.insert(roles).values(ROLES.map((r) => ({ ...r, roleType: r.roleId, permissions: perms[r.roleId], builtIn: true, description: r.roleNameEn })));
+    await tx.insert(operators).values([
+      { operatorId: Operator.ChinaMobile, code: 'CMCC', nameZh: '中国移动', nameEn: 'China Mobile', billingDay: 1 },
+      // China Unicom's billing period starts on the 26th (spec §9)
+      { operatorId: Operator.ChinaUnicom, code: 'CUCC', nameZh: '中国联通', nameEn: 'China Unicom', billingDay: 26 },
+      { operatorId: Operator.ChinaTelecom, code: 'CTCC', nameZh: '中国电信', nameEn: 'China Telecom', billingDay: 1 },
+    ]);
+    const zhixing = await customer(tx, '智行物流科技有限公司', null, {
+      adminName: '王芳', adminEmail: 'it@zhixing-logistics.example.com', adminPhone: '13911112222', preDeposit: 50000, credit: 10000,
+      industryLevel1: '交通物流', industryLevel2: '冷链运输', salesName: '李明', salesPhone: '13700001111',
+    });
+    const huadian = await customer(tx, '华电智能表计有限公司', null, {
+      adminName: '陈静', adminEmail: 'ops@huadian-meter.example.com', adminPhone: '13622223333', preDeposit: 120000,
+      paymentModel: PaymentModel.Postpaid, industryLevel1: '能源', industryLevel2: '智能电表',
+    });
+    const east = await customer(tx, '智行物流华东分公司', zhixing, { adminName: '赵强', adminEmail: 'east@zhixing-logistics.example.com', adminPhone: '13533334444' });
+    await customer(tx, '智行冷链配送中心', zhixing, { adminName: '孙丽', adminEmail: 'cold@zhixing-logistics.example.com', adminPhone: '13544445555' });
+    await customer(tx, '华电深圳运维中心', huadian, { adminName: '周涛', adminEmail: 'sz@huadian-meter.example.com', adminPhone: '13455556666' });
+    const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };
+    for (const p of hashed) {
+      const c = custOf[p.loginName];
+      await tx.insert(accounts).values({
+        loginName: p.loginName, userName: p.userName, roleId: p.roleId, custId: c?.custId ?? null, rootCustId: c?.rootCustId ?? null,
+        passwordHash: p.hash, email: `${p.loginName}@lynx-cmp.example.com`,
+      });
+      logins.push({ loginName: p.loginName, roleId: p.roleId, password: p.password });
+    }
+  });
+  return { logins };
+}

@@ -1,0 +1,13 @@
+import * as auth from './auth.ts';
+import * as account from './account.ts';
+import * as system from './system.ts';
+import type { Endpoint } from './endpoint.ts';
+
+export * from './endpoint.ts';
+export { auth, account, system };
+
+const isEndpoint = (v: unknown): v is Endpoint =>
+  typeof v === 'object' && v !== null && 'name' in v && 'method' in v && 'response' in v && 'kind' in v;
+
+/** Every endpoint of the product, in one list: the server binds them, the OpenAPI document lists them. */
+export const endpoints: Endpoint[] = [auth, account, system].flatMap((m) => Object.values(m).filter(isEndpoint));

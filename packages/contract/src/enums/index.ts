@@ -1,0 +1,3 @@
+export * from './define.ts';
+export * from './account.ts';
+export * from './system.ts';

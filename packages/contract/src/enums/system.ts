@@ -1,0 +1,19 @@
+import { defineEnum } from './define.ts';
+
+/** Export (download task) state (spec §4). */
+export const ExportState = defineEnum({
+  InProcess: { value: 1, zh: '处理中', en: 'In process' },
+  Succeeded: { value: 2, zh: '成功', en: 'Succeeded' },
+  Failed: { value: 3, zh: '失败', en: 'Failed' },
+});
+
+export const ExportFormat = defineEnum({
+  Xlsx: { value: 1, zh: 'Excel (xlsx)', en: 'Excel (xlsx)' },
+  Csv: { value: 2, zh: 'CSV', en: 'CSV' },
+});
+
+export const Operator = defineEnum({
+  ChinaMobile: { value: 1, zh: '中国移动', en: 'China Mobile' },
+  ChinaUnicom: { value: 2, zh: '中国联通', en: 'China Unicom' },
+  ChinaTelecom: { value: 3, zh: '中国电信', en: 'China Telecom' },
+});

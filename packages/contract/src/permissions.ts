@@ -1,0 +1,207 @@
+import type { Bilingual } from './i18n.ts';
+
+/**
+ * Every page, sub-page and button permission code (spec §6). Page codes are N×1,000,000; a sub-page adds
+ * s×10,000; a button adds a small number to its page or sub-page. The codes the spec names keep their
+ * numbers (1000001 API manager, 1000004 logo setting, 2010000 card list, 2060000 pool, 4010000 package
+ * management, 14020000 role management); the rest follow the same scheme.
+ */
+export interface PermissionNode extends Bilingual {
+  code: number;
+  kind: 'page' | 'button';
+  children?: PermissionNode[];
+}
+
+const page = (code: number, zh: string, en: string, children: PermissionNode[] = []): PermissionNode => ({
+  code, zh, en, kind: 'page', children,
+});
+const btn = (code: number, zh: string, en: string): PermissionNode => ({ code, zh, en, kind: 'button' });
+
+export const Perm = {
+  Home: 1000000,
+  HomeApiManage: 1000001,
+  HomeAccount: 1000002,
+  HomeCustomer: 1000003,
+  HomeLogo: 1000004,
+  Card: 2000000,
+  CardList: 2010000,
+  CardDownloadTask: 2080000,
+  Pool: 2060000,
+  Billing: 4000000,
+  PackageManage: 4010000,
+  AutoRule: 5000000,
+  Shortcuts: 6000000,
+  Notification: 6040000,
+  Operator: 7000000,
+  Business: 8000000,
+  BusinessCustomer: 8010000,
+  BusinessCustomerCreate: 8010001,
+  BusinessCustomerAudit: 8010002,
+  BusinessAccount: 8020000,
+  Financial: 9000000,
+  Report: 10000000,
+  Stock: 11000000,
+  Content: 12000000,
+  Risk: 13000000,
+  System: 14000000,
+  SystemApiLog: 14010000,
+  SystemRole: 14020000,
+  SystemRoleAdd: 14020001,
+  SystemRoleEdit: 14020002,
+  SystemRoleDelete: 14020003,
+  SystemDataPush: 14030000,
+  SystemUserBehavior: 14040000,
+  CarNetwork: 15000000,
+} as const;
+
+const HOME_TILES: [string, string][] = [
+  ['诊断', 'Diagnose'], ['提示', 'Tip'], ['自动化规则', 'Auto rule'], ['批量操作', 'Batch'], ['账单', 'Bill'],
+  ['客户', 'Customer'], ['充值', 'Recharge'], ['公告', 'Notification'], ['联通客户', 'United customer'],
+  ['资金', 'Capital'], ['流量回收', 'Reduce data'], ['提现', 'Withdraw'], ['任务', 'Jobs'], ['转售', 'Resell'],
+];
+
+export const permissionTree: PermissionNode[] = [
+  page(Perm.Home, '首页', 'Home', [
+    btn(Perm.HomeApiManage, 'API 管理', 'API manager'),
+    btn(Perm.HomeAccount, '账号管理', 'Account management'),
+    btn(Perm.HomeCustomer, '客户管理', 'Customer management'),
+    btn(Perm.HomeLogo, 'Logo 设置', 'Logo setting'),
+    ...HOME_TILES.map(([zh, en], i) => btn(1000011 + i, `快捷入口：${zh}`, `Shortcut tile: ${en}`)),
+  ]),
+  page(Perm.Card, '卡管理', 'Cards', [
+    page(Perm.CardList, '卡列表', 'Card list', [
+      btn(2010001, '编辑', 'Edit card'), btn(2010002, '续订周期', 'Renewal cycle'),
+      btn(2010003, '变更套餐', 'Change package'), btn(2010004, '订购套餐', 'Order package'),
+      btn(2010005, '变更状态', 'Change status'), btn(2010006, '发送短信', 'Send SMS'),
+      btn(2010007, '划拨与分配', 'Transfer and distribute'),
+    ]),
+    page(2020000, '短信', 'SMS'),
+    page(2030000, '批量操作', 'Batch operations', [
+      btn(2030001, '批量变更区域', 'Batch zone change'), btn(2030002, '批量订购', 'Batch order'),
+      btn(2030003, '批量短信', 'Batch SMS'),
+    ]),
+    page(2040000, 'eUICC', 'eUICC', [btn(2040001, 'eUICC 号码', 'eUICC number')]),
+    page(2050000, '卡类型', 'Card types', [btn(2050001, '新增', 'Add card type'), btn(2050002, '删除', 'Delete card type')]),
+    page(Perm.Pool, '流量池', 'Pools', [btn(2060001, '新增流量池', 'Add pool')]),
+    page(2070000, '导入信息', 'Import records'),
+    page(Perm.CardDownloadTask, '下载任务', 'Download tasks'),
+    page(2090000, '超级 SIM', 'Super SIM'),
+    page(2100000, '测试卡', 'Test cards'),
+    page(2110000, '标签', 'Labels', [btn(2110001, '编辑标签', 'Edit label'), btn(2110002, '删除标签', 'Delete label')]),
+  ]),
+  page(Perm.Billing, '计费', 'Billing', [
+    page(Perm.PackageManage, '套餐管理', 'Package management', [
+      btn(4010001, '删除套餐', 'Delete package'), btn(4010002, '上下架', 'Publish / unpublish'),
+    ]),
+    page(4020000, '账单', 'Bills'),
+    page(4030000, '订单中心', 'Order centre'),
+    page(4040000, '销售订单', 'Sales orders', [btn(4040001, '处理', 'Handle'), btn(4040002, '回复', 'Reply')]),
+    page(4050000, '渠道账单', 'Channel bills', [btn(4050001, '导入', 'Import')]),
+    page(4060000, '自动出账', 'Automated ledger'),
+  ]),
+  page(Perm.AutoRule, '自动化规则', 'Automation rules', [
+    page(5010000, '规则列表', 'Rules', [
+      btn(5010001, '新增', 'Add rule'), btn(5010002, '编辑', 'Edit rule'),
+      btn(5010003, '删除', 'Delete rule'), btn(5010004, '开关', 'Switch rule'),
+    ]),
+    page(5020000, '触发记录', 'Trigger records'),
+  ]),
+  page(Perm.Shortcuts, '快捷操作', 'Shortcuts', [
+    page(6010000, '订购物联网卡', 'Order IoT SIM'),
+    page(6020000, '转售卡状态同步', 'Resale status sync'),
+    page(6030000, '联通账户运营', 'China Unicom account operation'),
+    page(Perm.Notification, '公告管理', 'Announcements'),
+    page(6050000, '诊断', 'Diagnosis', [btn(6050001, '高级诊断', 'Advanced diagnosis'), btn(6050002, '变更状态', 'Change status')]),
+    page(6060000, '数据恢复', 'Data recovery'),
+    page(6070000, '标准卡操作', 'Standard cards operation'),
+    page(6080000, '批量变更状态', 'Batch change status'),
+    page(6090000, '一次性费用', 'One-off fees', [btn(6090001, '一次性费用', 'One-time cost')]),
+    page(6100000, '流量详单查询', 'Traffic detail query', [btn(6100001, '查询流量', 'Query flow')]),
+    page(6110000, '机卡分离分析', 'SIM and device separation'),
+  ]),
+  page(Perm.Operator, '运营商', 'Operators', [
+    page(7010000, 'APN', 'APNs', [btn(7010001, '新增', 'Add APN'), btn(7010002, '编辑', 'Edit APN'), btn(7010003, '导出', 'Export APNs')]),
+    page(7020000, '标准套餐导入', 'Rate plan import', [btn(7020001, '开关', 'Switch'), btn(7020002, '删除', 'Delete')]),
+    page(7030000, '通信服务', 'Communication services'),
+    page(7040000, '运营商名称', 'Operator names'),
+    page(7050000, '运营商 APN', 'Operator APNs'),
+    page(7060000, '接入配置', 'Access configuration'),
+    page(7070000, '通信计划', 'Communication plans'),
+    page(7080000, '防火墙配置', 'Firewall'),
+    page(7090000, '联通通信计划', 'China Unicom communication plans'),
+    page(7100000, '换卡失败记录', 'Card change failures'),
+    page(7110000, '平台配置', 'Platform configuration'),
+  ]),
+  page(Perm.Business, '企业', 'Business', [
+    page(Perm.BusinessCustomer, '客户列表', 'Customers', [
+      btn(Perm.BusinessCustomerCreate, '创建企业客户', 'Create enterprise customer'),
+      btn(Perm.BusinessCustomerAudit, '注册审核', 'Review registrations'),
+    ]),
+    page(Perm.BusinessAccount, '账号列表', 'Accounts'),
+    page(8030000, '资金', 'Capital'),
+    page(8040000, '充值', 'Recharge', [
+      btn(8040001, '审核', 'Audit'), btn(8040002, '下载', 'Download'), btn(8040003, '对公充值', 'Public recharge'),
+      btn(8040004, '退款', 'Refund'), btn(8040005, '导出', 'Export'),
+    ]),
+    page(8050000, '提现', 'Withdrawal', [btn(8050001, '审核', 'Audit'), btn(8050002, '提现', 'Deposit'), btn(8050003, '导出', 'Export')]),
+  ]),
+  page(Perm.Financial, '财务', 'Financial', [
+    page(9010000, '授信', 'Credit'), page(9020000, '核销', 'Write-off'), page(9030000, '运营账单', 'Operating bills'),
+    page(9040000, 'C 端发票', 'Customer invoices'), page(9050000, '对账报表', 'Accounting reports'),
+  ]),
+  page(Perm.Report, '报表', 'Reports', [
+    page(10010000, '月度卡报表', 'Monthly SIM report'), page(10020000, '预付费用扣缴', 'Prepaid cost withholding'),
+    page(10030000, '流量使用', 'Data usage'),
+  ]),
+  page(Perm.Stock, '库存', 'Stock', [
+    page(11010000, '库存列表', 'Stock list'), page(11020000, '运营商套餐导入', 'Operator plan import'),
+    page(11030000, '库存操作', 'Stock operations'),
+  ]),
+  page(Perm.Content, '内容权益', 'Content', [
+    page(12010000, '产品', 'Products'), page(12020000, '订单', 'Orders'), page(12030000, '权益用户', 'Rights users'),
+    page(12040000, '账单', 'Bills'), page(12050000, '权益管理', 'Rights management'), page(12060000, '图片配置', 'Images'),
+  ]),
+  page(Perm.Risk, '风控', 'Risk control', [
+    page(13010000, '机卡分离设置', 'Card separation'), page(13020000, '机卡分离恢复', 'Separation recovery'),
+    page(13030000, '实名记录', 'Real-name records'), page(13040000, '区域限制', 'Region limits'),
+  ]),
+  page(Perm.System, '系统', 'System', [
+    page(Perm.SystemApiLog, 'API 请求日志', 'API request log'),
+    page(Perm.SystemRole, '角色管理', 'Roles', [
+      btn(Perm.SystemRoleAdd, '新增角色', 'Add role'), btn(Perm.SystemRoleEdit, '编辑角色', 'Edit role'),
+      btn(Perm.SystemRoleDelete, '删除角色', 'Delete role'),
+    ]),
+    page(Perm.SystemDataPush, '文件推送', 'File push'),
+    page(Perm.SystemUserBehavior, '用户行为日志', 'User behaviour log'),
+  ]),
+  page(Perm.CarNetwork, '车联网', 'Car network', [
+    page(15010000, '车型上传', 'Car model upload'), page(15020000, '赠送流量', 'Gifted data'),
+    page(15030000, '赠送配置', 'Gift configuration'), page(15040000, '配置失败', 'Configuration failures'),
+    page(15050000, 'PCC 数据异常', 'PCC data errors'),
+  ]),
+];
+
+function flatten(nodes: PermissionNode[], out: PermissionNode[] = []): PermissionNode[] {
+  for (const n of nodes) {
+    out.push(n);
+    if (n.children) flatten(n.children, out);
+  }
+  return out;
+}
+
+export const allPermissions: PermissionNode[] = flatten(permissionTree);
+export const allPermissionCodes: number[] = allPermissions.map((n) => n.code);
+const codeSet = new Set(allPermissionCodes);
+export const isPermissionCode = (code: number): boolean => codeSet.has(code);
+
+/** Every code under (and including) the given ones. */
+export function expandCodes(roots: number[]): number[] {
+  const out = new Set<number>();
+  const walk = (n: PermissionNode, inside: boolean) => {
+    const take = inside || roots.includes(n.code);
+    if (take) out.add(n.code);
+    n.children?.forEach((c) => walk(c, take));
+  };
+  permissionTree.forEach((n) => walk(n, false));
+  return [...out];
+}

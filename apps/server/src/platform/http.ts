@@ -105,6 +105,8 @@ export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void 
       errorCode: req.errorCode,
       durationMs: Math.round((performance.now() - req.startedAt) * 100) / 100,
       ip: req.ip,
+      // buffered rows are inserted together: stamp the time of the call, not of the insert
+      createdAt: new Date(),
     });
   });
 
@@ -113,7 +115,7 @@ export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void 
     if (err instanceof AppError) return fail(reply, lang, err);
     if (err.validation) return fail(reply, lang, schemaError(err.validation));
     if (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
-      return fail(reply, lang, new AppError(ErrorCode.FileTooBig, { max: 'limit' }, 413));
+      return fail(reply, lang, new AppError(ErrorCode.BadRequest, { detail: lang === 'zh' ? '请求内容过大' : 'the request is too large' }, 413));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return fail(reply, lang, new AppError(ErrorCode.BadRequest, { detail: err.message }, err.statusCode));

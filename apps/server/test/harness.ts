@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/client.ts';
+import { buildApp, type BuiltApp } from '../src/app.ts';
+
+export const DEMO_PASSWORD = 'Demo@2026pass';
+export type Backend = 'pglite' | 'postgres';
+
+/** Server tests run on PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set. */
+export const backends: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A fresh, empty PostgreSQL database on the test server; dropped by the returned function. */
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `lynx_t_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp extends BuiltApp {
+  database: Database;
+  config: Config;
+  backend: Backend;
+  call<T = any>(endpoint: string, body?: unknown, opts?: { token?: string | null; lang?: 'zh' | 'en'; ip?: string }): Promise<{ status: number; body: Envelope<T> }>;
+  login(loginName: string, password?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export interface Envelope<T> {
+  success: boolean;
+  msg: string;
+  errorCode: number | null;
+  data: T;
+}
+
+export async function startTestApp(backend: Backend, overrides: Partial<Config> = {}, opts: { jobs?: boolean; databaseUrl?: string; dataDir?: string } = {}): Promise<TestApp> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-test-'));
+  let drop = async () => {};
+  let databaseUrl: string | null = opts.databaseUrl ?? null;
+  if (backend === 'postgres' && !databaseUrl) {
+    const fresh = await freshPostgres();
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+  }
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test' }, {
+    dataDir, databaseUrl, demoPassword: DEMO_PASSWORD, logLevel: 'silent', redisUrl: null, ...overrides,
+  });
+  const database = await openDatabase({ databaseUrl, dataDir, memory: backend === 'pglite' && !opts.dataDir });
+  const built = await buildApp(config, database, { jobs: false });
+  if (opts.jobs !== false) await built.startJobs(0.5);
+  const t: TestApp = {
+    ...built, database, config, backend,
+    async call(endpoint, body = {}, o = {}) {
+      const headers: Record<string, string> = {};
+      if (o.token) headers.authorization = o.token;
+      const res = await built.app.inject({
+        method: 'POST', url: `/api/cmp/${endpoint}?ts=${Date.now()}&lang=${o.lang ?? 'en'}`, payload: body as object, headers,
+        remoteAddress: o.ip ?? '127.0.0.1',
+      });
+      return { status: res.statusCode, body: res.json() };
+    },
+    async login(loginName, password = DEMO_PASSWORD) {
+      const r = await t.call('base/oauth/user/login', { loginName, password });
+      if (!r.body.success) throw new Error(`login ${loginName} failed: ${r.body.msg}`);
+      return r.body.data.accessToken;
+    },
+    async stop() {
+      await built.close();
+      await database.close();
+      await drop();
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Polls until fn returns a truthy value or the time runs out. */
+export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, ms = 20_000, step = 200): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error('waitFor timed out');
+    await new Promise((r) => setTimeout(r, step));
+  }
+}

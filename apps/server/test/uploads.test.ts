@@ -1,0 +1,78 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { ErrorCode } from '@lynx/contract';
+import { backends, startTestApp, type TestApp } from './harness.ts';
+
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const GIF = Buffer.from('GIF89a', 'latin1');
+
+/** A multipart body built by hand (Node 20's global FormData does not work with inject). */
+export function multipart(fields: Record<string, string>, file?: { field: string; name: string; type: string; data: Buffer }) {
+  const boundary = '----lynx' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(file.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe.each(backends)('file uploads on %s', (backend) => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await startTestApp(backend, {}, { jobs: false });
+    token = await t.login('enterprise');
+  });
+  afterAll(() => t?.stop());
+
+  const upload = (fields: Record<string, string>, file?: Parameters<typeof multipart>[1], who = token, lang = 'en') => {
+    const m = multipart(fields, file);
+    return t.app.inject({ method: 'POST', url: `/api/cmp/base/file/upload?lang=${lang}`, payload: m.payload, headers: { ...m.headers, authorization: who } });
+  };
+
+  it('accepts a payment proof GIF under 2 MB and serves it to the same tenant only', async () => {
+    const r = await upload({ use: 'paymentProof' }, { field: 'file', name: 'proof.gif', type: 'image/gif', data: Buffer.concat([GIF, Buffer.alloc(1000)]) });
+    expect(r.json()).toMatchObject({ success: true, data: { mimeType: 'image/gif', size: 1006 } });
+    const url = r.json().data.url;
+    const own = await t.app.inject({ method: 'GET', url, headers: { authorization: token } });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['content-type']).toBe('image/gif');
+    const other = await t.app.inject({ method: 'GET', url, headers: { authorization: await t.login('channel') } });
+    expect(other.json().errorCode).toBe(ErrorCode.NotFound);
+    // not public
+    expect((await t.app.inject({ method: 'GET', url: url.replace('/get?', '/public?') })).json().errorCode).toBe(ErrorCode.NotFound);
+  });
+
+  it('refuses a payment proof over 2 MB with the size in the message', async () => {
+    const r = await upload({ use: 'paymentProof' }, { field: 'file', name: 'big.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]) }, token, 'zh');
+    expect(r.json()).toMatchObject({ success: false, errorCode: ErrorCode.FileTooBig, msg: '文件过大，不能超过 2.00 MB' });
+  });
+
+  it('refuses a content image over 1 MB and a GIF content image', async () => {
+    const big = await upload({ use: 'contentImage' }, { field: 'file', name: 'a.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]) });
+    expect(big.json().errorCode).toBe(ErrorCode.FileTooBig);
+    const gif = await upload({ use: 'contentImage' }, { field: 'file', name: 'a.gif', type: 'image/gif', data: GIF });
+    expect(gif.json().errorCode).toBe(ErrorCode.FileType);
+  });
+
+  it('checks real content, not the name: a text file named .png is refused', async () => {
+    const r = await upload({ use: 'paymentProof' }, { field: 'file', name: 'fake.png', type: 'image/png', data: Buffer.from('hello world') });
+    expect(r.json()).toMatchObject({ errorCode: ErrorCode.FileType, msg: 'File type error' });
+  });
+
+  it('needs a file and a known use', async () => {
+    expect((await upload({ use: 'paymentProof' })).json().errorCode).toBe(ErrorCode.FileRequired);
+    const r = await upload({ use: 'avatar' }, { field: 'file', name: 'a.png', type: 'image/png', data: PNG });
+    expect(r.json().errorCode).toBe(ErrorCode.Validation);
+  });
+
+  it('needs a session', async () => {
+    const m = multipart({ use: 'paymentProof' }, { field: 'file', name: 'a.png', type: 'image/png', data: PNG });
+    const r = await t.app.inject({ method: 'POST', url: '/api/cmp/base/file/upload', payload: m.payload, headers: m.headers });
+    expect(r.json().errorCode).toBe(ErrorCode.SessionInvalid);
+  });
+});

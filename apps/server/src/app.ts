@@ -16,6 +16,7 @@ import { Jobs } from './platform/jobs.ts';
 import { ExportService } from './platform/exports.ts';
 import { FileStore } from './platform/files.ts';
 import { docsRoutes } from './platform/openapi.ts';
+import { scheduleMaintenance } from './platform/maintenance.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
@@ -48,6 +49,8 @@ export interface BuiltApp {
 export async function buildApp(config: Config, database: Database, opts: { jobs?: boolean } = {}): Promise<BuiltApp> {
   const app = Fastify({
     logger: { level: config.logLevel },
+    // every API call is already in the API request log table
+    disableRequestLogging: true,
     trustProxy: true,
     bodyLimit: 5 * 1024 * 1024,
     ajv: {
@@ -66,13 +69,15 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   const jobs = new Jobs(database, app.log);
   const exports = new ExportService(database.db, jobs, config.dataDir, (id) => sessions.actorOf(id));
   const files = new FileStore(database.db, config.dataDir);
+  scheduleMaintenance(database.db, jobs, config.apiLogRetentionDays);
   const deps: AppDeps = {
     config, database, db: database.db, sessions, counters, apiLog, jobs, exports, files,
     limits: { perToken: config.rateLimitPerToken, perIp: config.rateLimitPerIp, windowMs: 60_000 },
-    strictAudit: process.env.NODE_ENV !== 'production',
+    strictAudit: process.env.NODE_ENV === 'test',
   };
 
-  await app.register(multipart, { limits: { fileSize: 3 * 1024 * 1024, files: 3 } });
+  // an oversized file is truncated, not thrown, so the upload rule can answer with its own message
+  await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: 3 * 1024 * 1024, files: 3 } });
   installHttpPlatform(app, deps);
   authRoutes(app, deps);
   accountRoutes(app, deps);

@@ -15,6 +15,7 @@ export interface Config {
   /** calls per minute per client IP */
   rateLimitPerIp: number;
   sessionTtlHours: number;
+  apiLogRetentionDays: number;
   /** run background job workers in this process */
   runWorkers: boolean;
   /** seed demo data into an empty database */
@@ -46,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitPerToken: int(env.CMP_RATE_LIMIT, 1200),
     rateLimitPerIp: int(env.CMP_RATE_LIMIT_IP, 6000),
     sessionTtlHours: int(env.CMP_SESSION_TTL_HOURS, 12),
+    apiLogRetentionDays: int(env.CMP_API_LOG_RETENTION_DAYS, 90),
     runWorkers: env.CMP_WORKERS !== 'off',
     seedDemo: env.CMP_SEED !== 'off',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),

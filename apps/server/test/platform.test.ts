@@ -24,7 +24,7 @@ describe.each(backends)('platform on %s', (backend) => {
       `select table_name, column_name from information_schema.columns where table_schema = 'public'`,
     );
     const have = new Set(rows.map((r) => `${r.table_name}.${r.column_name}`));
-    const tables = Object.values(schema).filter((v): v is PgTable => typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v);
+    const tables = (Object.values(schema) as unknown[]).filter((v): v is PgTable => typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v);
     expect(tables.length).toBeGreaterThan(10);
     for (const table of tables) {
       const cfg = getTableConfig(table);
@@ -154,6 +154,24 @@ describe.each(backends)('platform on %s', (backend) => {
     expect(wait).toBeGreaterThan(0);
     await a.close();
     await b.close();
+  });
+
+  it('nightly maintenance drops old API log rows and dead sessions, keeps live ones', async () => {
+    const { runMaintenance } = await import('../src/platform/maintenance.ts');
+    const { apiLog } = await import('../src/platform/tables.ts');
+    const { sessions } = await import('../src/modules/auth/tables.ts');
+    const { eq } = await import('drizzle-orm');
+    const live = await t.login('admin');
+    const dead = await t.login('manager');
+    await t.call('base/oauth/user/logout', {}, { token: dead });
+    await t.deps.apiLog.flush();
+    const old = new Date(Date.now() - 91 * 86_400_000);
+    await t.deps.db.insert(apiLog).values({ method: 'POST', path: '/old', status: 200, durationMs: 1, createdAt: old });
+    await runMaintenance(t.deps.db, 90);
+    expect(await t.deps.db.select().from(apiLog).where(eq(apiLog.path, '/old'))).toHaveLength(0);
+    expect((await t.deps.db.select().from(apiLog)).length).toBeGreaterThan(0);
+    expect(await t.deps.db.select().from(sessions).where(eq(sessions.revokedAt, sessions.revokedAt))).toHaveLength(0);
+    expect((await t.call('core/account/account/getIsResetPassword', {}, { token: live })).body.success).toBe(true);
   });
 
   it('waitFor helper sanity', async () => {

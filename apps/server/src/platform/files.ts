@@ -33,7 +33,7 @@ export async function readMultipart(req: FastifyRequest, fileField: string, maxB
   const fields: Record<string, string> = {};
   let file: UploadedFile | null = null;
   let tooBig = false;
-  for await (const part of req.parts({ throwFileSizeLimit: false, limits: { fileSize: maxBytes + 1, files: 3, fields: 20, fieldSize: 10_000 } })) {
+  for await (const part of req.parts({ limits: { fileSize: maxBytes + 1, files: 3, fields: 20, fieldSize: 10_000 } })) {
     if (part.type === 'file') {
       const chunks: Buffer[] = [];
       for await (const chunk of part.file) chunks.push(chunk as Buffer);

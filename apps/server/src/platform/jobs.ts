@@ -17,6 +17,7 @@ interface QueueDef {
 export class Jobs {
   readonly boss: PgBoss;
   private queues = new Map<string, QueueDef>();
+  private schedules = new Map<string, string>();
   private started = false;
 
   constructor(
@@ -31,6 +32,11 @@ export class Jobs {
     this.queues.set(name, { handler, retryLimit: opts.retryLimit ?? 2, expireInSeconds: opts.expireInSeconds ?? 15 * 60 });
   }
 
+  /** Runs a defined queue on a cron schedule (one instance per schedule across all processes). */
+  schedule(name: string, cron: string): void {
+    this.schedules.set(name, cron);
+  }
+
   async start(runWorkers: boolean, pollingIntervalSeconds = 1): Promise<void> {
     await this.boss.start();
     this.started = true;
@@ -42,6 +48,7 @@ export class Jobs {
         });
       }
     }
+    for (const [name, cron] of this.schedules) await this.boss.schedule(name, cron, {}, { tz: 'Asia/Shanghai' });
   }
 
   async send(name: string, data: object, opts: PgBoss.SendOptions = {}): Promise<string | null> {

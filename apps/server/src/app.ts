@@ -20,6 +20,8 @@ import { scheduleMaintenance } from './platform/maintenance.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { accountRoutes } from './modules/account/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { noticeRoutes } from './modules/notice/routes.ts';
+import { openApiRoutes } from './modules/openapi/routes.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 
 export interface AppDeps {
@@ -82,6 +84,8 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   authRoutes(app, deps);
   accountRoutes(app, deps);
   systemRoutes(app, deps);
+  noticeRoutes(app, deps);
+  openApiRoutes(app, deps);
   docsRoutes(app);
   app.get('/api/health', async () => ({ ok: true, database: database.kind }));
 

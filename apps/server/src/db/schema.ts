@@ -3,3 +3,5 @@
 export * from '../modules/account/tables.ts';
 export * from '../modules/auth/tables.ts';
 export * from '../platform/tables.ts';
+export * from '../modules/notice/tables.ts';
+export * from '../modules/openapi/tables.ts';

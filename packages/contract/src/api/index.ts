@@ -1,13 +1,16 @@
 import * as auth from './auth.ts';
 import * as account from './account.ts';
 import * as system from './system.ts';
+import * as role from './role.ts';
+import * as notice from './notice.ts';
+import * as apiservice from './apiservice.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
-export { auth, account, system };
+export { auth, account, system, role, notice, apiservice };
 
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'name' in v && 'method' in v && 'response' in v && 'kind' in v;
 
 /** Every endpoint of the product, in one list: the server binds them, the OpenAPI document lists them. */
-export const endpoints: Endpoint[] = [auth, account, system].flatMap((m) => Object.values(m).filter(isEndpoint));
+export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice].flatMap((m) => Object.values(m).filter(isEndpoint));

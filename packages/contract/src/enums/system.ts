@@ -17,3 +17,15 @@ export const Operator = defineEnum({
   ChinaUnicom: { value: 2, zh: '中国联通', en: 'China Unicom' },
   ChinaTelecom: { value: 3, zh: '中国电信', en: 'China Telecom' },
 });
+
+export const SendMode = defineEnum({
+  Immediate: { value: 1, zh: '立即发送', en: 'Immediate' },
+  Timed: { value: 2, zh: '定时发送', en: 'Timed' },
+});
+
+/** Derived from send time and end date. */
+export const NoticeState = defineEnum({
+  Pending: { value: 1, zh: '待发布', en: 'Scheduled' },
+  Active: { value: 2, zh: '展示中', en: 'Showing' },
+  Ended: { value: 3, zh: '已结束', en: 'Ended' },
+});

@@ -5,7 +5,7 @@ import {
   account as api, type BodyOf,
 } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, denied, notFound } from '../../platform/errors.ts';
+import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { isChannel, isStaff, isSubCustomer, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
 import { orderOf, pageOf, iso } from '../../platform/paging.ts';
@@ -13,10 +13,11 @@ import { check, blankToNull } from '../../platform/validate.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
 import type { SessionStore } from '../../platform/sessions.ts';
 import { accountFreezeRecords, accounts, customers, roles } from './tables.ts';
-import type { CustomerService } from './customers.ts';
+import { loginRace, type CustomerService } from './customers.ts';
 
 const scopeCols = { custId: accounts.custId, rootCustId: accounts.rootCustId };
 const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
+const blankName = () => invalid('userName', { zh: '不能为空', en: 'must not be blank' });
 
 /** Which role types an account of a customer of this level may hold (staff accounts have no customer). */
 export function roleTypesFor(level: number | null): number[] {
@@ -131,12 +132,13 @@ export class AccountService {
   async create(body: BodyOf<typeof api.saveAccount>, ctx: SessionContext) {
     const actor = ctx.actor;
     if (isSubCustomer(actor)) throw denied();
+    if (!body.userName.trim()) throw blankName();
     if (body.phone) check('phone', validatePhoneList(body.phone));
     if (body.email) check('email', validateEmailList(body.email));
     if (body.password) check('password', validatePassword(body.password));
     const generated = body.password ? null : generatePassword();
     const passwordHash = await hashPassword(body.password ?? generated!);
-    return this.db.transaction(async (tx) => {
+    return loginRace(() => this.db.transaction(async (tx) => {
       if (isChannel(actor) && body.custId === undefined) throw new AppError(ErrorCode.RoleNotAllowed);
       const cust = body.custId !== undefined ? await this.customers.visible(tx, actor, body.custId) : null;
       const role = await this.checkRoleFor(tx, actor, body.roleId, cust?.level ?? null);
@@ -154,11 +156,12 @@ export class AccountService {
       await audit(tx, ctx, { entity: 'account', entityId: row.accountId, after: row, custId: row.custId, rootCustId: row.rootCustId });
       await behavior(tx, ctx, { action: BehaviorAction.AddAccount, loginName: actor.loginName, target: row.loginName });
       return { accountId: row.accountId, initialPassword: generated };
-    });
+    }));
   }
 
   async update(body: BodyOf<typeof api.updateAccount>, ctx: SessionContext) {
     const actor = ctx.actor;
+    if (body.userName !== undefined && !body.userName.trim()) throw blankName();
     if (body.phone) check('phone', validatePhoneList(body.phone));
     if (body.email) check('email', validateEmailList(body.email));
     await this.db.transaction(async (tx) => {

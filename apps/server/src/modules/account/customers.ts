@@ -6,7 +6,7 @@ import {
   type account as api, type BodyOf,
 } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
-import { AppError, denied, notFound } from '../../platform/errors.ts';
+import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { canSeeTenant, isChannel, isStaff, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
 import { orderOf, pageOf, iso } from '../../platform/paging.ts';
@@ -34,7 +34,49 @@ export function toCustomer(r: CustomerRow, parentName: string | null) {
 
 type Editable = Partial<Omit<BodyOf<typeof api.saveCustomer>, 'parentCustId'>>;
 
+/**
+ * True when err (or its cause, as drivers and drizzle wrap it) is a unique violation of the named index: two
+ * requests passed the "name free" check at the same moment and the index refused the second insert.
+ */
+export function isUniqueViolation(err: unknown, index: string): boolean {
+  for (let e = err as { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === '23505' && (e.constraint === index || String(e.message ?? '').includes(index))) return true;
+  }
+  return false;
+}
+
+/** Runs fn, answering a lost race on the customer-name index like the explicit check does (20021). */
+async function nameRace<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isUniqueViolation(err, 'customers_name_uq')) throw new AppError(ErrorCode.CustomerNameTaken);
+    throw err;
+  }
+}
+
+/** Runs fn, answering a lost race on the login-name index like the explicit check does (20020). */
+export async function loginRace<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isUniqueViolation(err, 'accounts_login_name_uq')) throw new AppError(ErrorCode.LoginNameTaken);
+    throw err;
+  }
+}
+
+/** Text fields the schema requires must still have content once trimmed ('   ' is not a name). */
+function checkRequiredText(b: Editable) {
+  if (b.custName !== undefined && b.custName.trim().length < 2) {
+    throw invalid('custName', { zh: '至少 2 个字符（不含首尾空格）', en: 'needs at least 2 characters besides spaces' });
+  }
+  if (b.adminName !== undefined && b.adminName.trim() === '') {
+    throw invalid('adminName', { zh: '不能为空', en: 'must not be blank' });
+  }
+}
+
 function checkContacts(b: Editable) {
+  checkRequiredText(b);
   if (b.adminPhone !== undefined) check('adminPhone', validatePhoneList(b.adminPhone));
   if (b.adminEmail !== undefined) check('adminEmail', validateEmailList(b.adminEmail));
   if (b.salesPhone) check('salesPhone', validatePhoneList(b.salesPhone));
@@ -122,12 +164,13 @@ export class CustomerService {
     if (!isStaff(actor) && !isChannel(actor)) throw denied();
     checkContacts(body);
     const { parentCustId, ...fields } = body;
-    return this.db.transaction(async (tx) => {
+    return nameRace(() => this.db.transaction(async (tx) => {
       let parentRow: CustomerRow | null = null;
       if (isChannel(actor)) {
-        // a channel customer creates second-level customers under its own first-level customer only
+        // a channel customer creates second-level customers under its own first-level customer only. The
+        // parent is visible, so it is of the own tree: a second-level one gets the level error below, not NotFound.
         parentRow = await this.visible(tx, actor, parentCustId ?? actor.rootCustId!);
-        if (parentRow.custId !== actor.rootCustId) throw notFound();
+        if (parentRow.rootCustId !== actor.rootCustId) throw notFound();
       } else if (parentCustId !== undefined) {
         parentRow = await this.visible(tx, actor, parentCustId);
       }
@@ -135,14 +178,14 @@ export class CustomerService {
       const row = await this.insert(tx, parentRow, fields);
       await audit(tx, ctx, { entity: 'customer', entityId: row.custId, after: row, custId: row.custId, rootCustId: row.rootCustId });
       return { custId: row.custId };
-    });
+    }));
   }
 
   async update(body: BodyOf<typeof api.updateCustomer>, ctx: SessionContext) {
     if (!isStaff(ctx.actor) && !isChannel(ctx.actor)) throw denied();
     checkContacts(body);
     const { custId, ...fields } = body;
-    await this.db.transaction(async (tx) => {
+    await nameRace(() => this.db.transaction(async (tx) => {
       const before = await this.visible(tx, ctx.actor, custId);
       if (fields.custName) await this.nameFree(tx, fields.custName, custId);
       const [after] = await tx
@@ -151,7 +194,7 @@ export class CustomerService {
         .where(eq(customers.custId, custId))
         .returning();
       await audit(tx, ctx, { entity: 'customer', entityId: custId, before, after, custId, rootCustId: before.rootCustId });
-    });
+    }));
     return null;
   }
 
@@ -175,7 +218,7 @@ export class CustomerService {
   async auditApply(body: BodyOf<typeof api.auditRegisterApply>, ctx: SessionContext) {
     if (!isStaff(ctx.actor)) throw denied();
     if (!body.pass && !body.reason?.trim()) throw new AppError(ErrorCode.Validation, { field: 'reason', reason: ctx.lang === 'zh' ? '驳回时必须填写原因' : 'a reason is required to reject' }, 400, { field: 'reason' });
-    return this.db.transaction(async (tx) => {
+    return loginRace(() => nameRace(() => this.db.transaction(async (tx) => {
       const [apply] = await tx.select().from(registerApplies).where(eq(registerApplies.applyId, body.applyId)).for('update');
       if (!apply) throw notFound();
       if (apply.auditStatus !== AuditStatus.Submitted) throw new AppError(ErrorCode.RegistrationHandled);
@@ -209,7 +252,7 @@ export class CustomerService {
         .returning();
       await audit(tx, ctx, { entity: 'registerApply', entityId: apply.applyId, before: apply, after, custId: null, rootCustId: null });
       return { custId };
-    });
+    })));
   }
 
   canSee = canSeeTenant;

@@ -1,15 +1,35 @@
 import type { FastifyInstance } from 'fastify';
-import { account, AccountStatus, CustomerLevel, CustomerStatus } from '@lynx/contract';
+import { account, role, AccountStatus, CustomerLevel, CustomerStatus, RoleType } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
 import type { AppDeps } from '../../app.ts';
 import { CustomerService } from './customers.ts';
 import { AccountService } from './accounts.ts';
 import { LogoService } from './logo.ts';
+import { RoleService } from './roles.ts';
 
 export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
   const customers = new CustomerService(deps.db);
   const accounts = new AccountService(deps.db, customers, deps.sessions);
   const logos = new LogoService(deps.db, deps.files, customers);
+  const roles = new RoleService(deps.db, deps.sessions);
+
+  bind(app, deps, role.getRoleListPage, (b, ctx) => roles.list(b, ctx.actor));
+  bind(app, deps, role.getRoleDetail, (b, ctx) => roles.detail(b.roleId, ctx.actor));
+  bind(app, deps, role.saveRole, (b, ctx) => roles.create(b, ctx));
+  bind(app, deps, role.updateRole, (b, ctx) => roles.update(b, ctx));
+  bind(app, deps, role.deleteRole, (b, ctx) => roles.remove(b.roleId, ctx));
+  deps.exports.register(role.getRoleListPage, {
+    title: { zh: '角色列表', en: 'Roles' },
+    page: (filters, actor) => roles.list(filters, actor),
+    columns: [
+      { key: 'roleCode', title: { zh: '角色编码', en: 'Role code' } },
+      { key: 'roleName', title: { zh: '角色名称', en: 'Role name' } },
+      { key: 'roleType', title: { zh: '角色类型', en: 'Role type' }, enum: RoleType },
+      { key: 'accountCount', title: { zh: '账号数', en: 'Accounts' }, type: 'number' },
+      { key: 'description', title: { zh: '描述', en: 'Description' } },
+      { key: 'updatedAt', title: { zh: '更新时间', en: 'Updated' }, type: 'datetime' },
+    ],
+  });
 
   bind(app, deps, account.getCustomerListPage, (b, ctx) => customers.list(b, ctx.actor));
   bind(app, deps, account.getCustomerInfo, (b, ctx) => customers.detail(b.custId, ctx.actor));
@@ -63,5 +83,5 @@ export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'createdAt', title: { zh: '创建时间', en: 'Created' }, type: 'datetime' },
     ],
   });
-  return { customers, accounts, logos };
+  return { customers, accounts, logos, roles };
 }

@@ -1,0 +1,139 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { and, count, desc, eq } from 'drizzle-orm';
+import { apiservice as api, ErrorCode, validateIp, validateIpRange, validateJumpUrl } from '@lynx/contract';
+import { bind } from '../../platform/http.ts';
+import type { AppDeps } from '../../app.ts';
+import { AppError, notFound } from '../../platform/errors.ts';
+import { audit } from '../../platform/audit.ts';
+import { isStaff, isSubCustomer, tenantFilter, type SessionContext } from '../../platform/context.ts';
+import { pageOf, iso } from '../../platform/paging.ts';
+import { check, blankToNull } from '../../platform/validate.ts';
+import { customers } from '../account/tables.ts';
+import { apiConfigs, apiKeys, userIps } from './tables.ts';
+
+/**
+ * The customer's open API access: key (secret shown once, stored hashed), callback address, and the IP
+ * whitelist. Staff act for a customer they name; customers for their own customer.
+ */
+export function openApiRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { db } = deps;
+
+  const customerFor = async (ctx: SessionContext, custId: number | undefined) => {
+    const actor = ctx.actor;
+    const id = isSubCustomer(actor) ? actor.custId : (custId ?? actor.custId);
+    if (id == null) {
+      throw new AppError(ErrorCode.Validation, { field: 'custId', reason: ctx.lang === 'zh' ? '请选择客户' : 'choose a customer' }, 400, { field: 'custId' });
+    }
+    const [c] = await db
+      .select({ custId: customers.custId, rootCustId: customers.rootCustId, custName: customers.custName })
+      .from(customers)
+      .where(and(eq(customers.custId, id), tenantFilter(actor, customers)));
+    if (!c) throw notFound();
+    return c;
+  };
+
+  bind(app, deps, api.getApiKey, async (b, ctx) => {
+    const c = await customerFor(ctx, b.custId);
+    const [k] = await db.select().from(apiKeys).where(eq(apiKeys.custId, c.custId));
+    return { custId: c.custId, custName: c.custName, appKey: k?.appKey ?? null, secretHint: k ? `****${k.secretHint}` : null, createdAt: iso(k?.createdAt), rotatedAt: iso(k?.rotatedAt) };
+  });
+
+  bind(app, deps, api.rotateApiKey, async (b, ctx) => {
+    const c = await customerFor(ctx, b.custId);
+    const appSecret = crypto.randomBytes(24).toString('base64url');
+    const secretHash = crypto.createHash('sha256').update(appSecret).digest('hex');
+    return db.transaction(async (tx) => {
+      const [before] = await tx.select().from(apiKeys).where(eq(apiKeys.custId, c.custId));
+      const appKey = before?.appKey ?? `lx${crypto.randomBytes(8).toString('hex')}`;
+      const values = { custId: c.custId, rootCustId: c.rootCustId, appKey, secretHash, secretHint: appSecret.slice(-4) };
+      const [after] = before
+        ? await tx.update(apiKeys).set({ ...values, rotatedAt: new Date() }).where(eq(apiKeys.custId, c.custId)).returning()
+        : await tx.insert(apiKeys).values(values).returning();
+      await audit(tx, ctx, { entity: 'apiKey', entityId: c.custId, before, after, custId: c.custId, rootCustId: c.rootCustId });
+      return { appKey, appSecret };
+    });
+  });
+
+  bind(app, deps, api.getApiConfig, async (b, ctx) => {
+    const c = await customerFor(ctx, b.custId);
+    const [cfg] = await db.select().from(apiConfigs).where(eq(apiConfigs.custId, c.custId));
+    return { custId: c.custId, callbackUrl: cfg?.callbackUrl ?? null, callLimitPerMinute: deps.config.rateLimitPerToken, ipWhitelistEnabled: cfg?.ipWhitelistEnabled ?? false };
+  });
+
+  bind(app, deps, api.saveApiConfig, async (b, ctx) => {
+    const c = await customerFor(ctx, b.custId);
+    const callbackUrl = b.callbackUrl === undefined ? undefined : blankToNull(b.callbackUrl);
+    if (callbackUrl) check('callbackUrl', validateJumpUrl(callbackUrl));
+    await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(apiConfigs).where(eq(apiConfigs.custId, c.custId));
+      const set = {
+        ...(callbackUrl !== undefined && { callbackUrl }),
+        ...(b.ipWhitelistEnabled !== undefined && { ipWhitelistEnabled: b.ipWhitelistEnabled }),
+        updatedAt: new Date(),
+      };
+      const [after] = before
+        ? await tx.update(apiConfigs).set(set).where(eq(apiConfigs.custId, c.custId)).returning()
+        : await tx.insert(apiConfigs).values({ custId: c.custId, rootCustId: c.rootCustId, ...set }).returning();
+      await audit(tx, ctx, { entity: 'apiConfig', entityId: c.custId, before, after, custId: c.custId, rootCustId: c.rootCustId });
+    });
+    return null;
+  });
+
+  bind(app, deps, api.getUserIpListPage, async (q, ctx) => {
+    const p = pageOf(q);
+    const cond = q.custId !== undefined || !isStaff(ctx.actor)
+      ? eq(userIps.custId, (await customerFor(ctx, q.custId)).custId)
+      : tenantFilter(ctx.actor, userIps);
+    const [rows, [{ n }]] = await Promise.all([
+      db.select().from(userIps).where(cond).orderBy(desc(userIps.id)).limit(p.limit).offset(p.offset),
+      db.select({ n: count() }).from(userIps).where(cond),
+    ]);
+    return {
+      list: rows.map((r) => ({ id: r.id, custId: r.custId, startIp: r.startIp, endIp: r.endIp, remark: r.remark, open: r.open, createdBy: r.createdBy, createdAt: r.createdAt.toISOString() })),
+      total: Number(n), current: p.current, pageSize: p.pageSize,
+    };
+  });
+
+  bind(app, deps, api.saveUserIp, async (b, ctx) => {
+    const c = await customerFor(ctx, b.custId);
+    check('startIp', validateIp(b.startIp));
+    const endIp = blankToNull(b.endIp);
+    if (endIp) {
+      check('endIp', validateIp(endIp));
+      check('endIp', validateIpRange(b.startIp, endIp));
+    }
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(userIps)
+        .values({ custId: c.custId, rootCustId: c.rootCustId, startIp: b.startIp, endIp, remark: blankToNull(b.remark), createdBy: ctx.actor.loginName })
+        .returning();
+      await audit(tx, ctx, { entity: 'userIp', entityId: row.id, after: row, custId: c.custId, rootCustId: c.rootCustId });
+      return { id: row.id };
+    });
+  });
+
+  const mine = async (ctx: SessionContext, id: number) => {
+    const [row] = await db.select().from(userIps).where(and(eq(userIps.id, id), tenantFilter(ctx.actor, userIps)));
+    if (!row) throw notFound();
+    return row;
+  };
+  const setOpen = (open: boolean) => async (b: { id: number }, ctx: SessionContext) => {
+    const before = await mine(ctx, b.id);
+    await db.transaction(async (tx) => {
+      const [after] = await tx.update(userIps).set({ open }).where(eq(userIps.id, b.id)).returning();
+      await audit(tx, ctx, { entity: 'userIp', entityId: b.id, before, after, custId: before.custId, rootCustId: before.rootCustId });
+    });
+    return null;
+  };
+  bind(app, deps, api.openUserIp, setOpen(true));
+  bind(app, deps, api.stopUserIp, setOpen(false));
+  bind(app, deps, api.deleteUserIp, async (b, ctx) => {
+    const before = await mine(ctx, b.id);
+    await db.transaction(async (tx) => {
+      await tx.delete(userIps).where(eq(userIps.id, b.id));
+      await audit(tx, ctx, { entity: 'userIp', entityId: b.id, before, custId: before.custId, rootCustId: before.rootCustId });
+    });
+    return null;
+  });
+}

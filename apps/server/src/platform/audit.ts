@@ -2,7 +2,9 @@ import type { Executor } from '../db/client.ts';
 import { auditLog, behaviorLog } from './tables.ts';
 import type { RequestContext } from './context.ts';
 
-const SECRET_KEYS = /password|hash|secret|token|credential/i;
+// exact secret fields, and anything named *Hash, *Secret, *Token, *Credential(s); flags such as
+// mustResetPassword stay readable
+const SECRET_KEYS = /^(password|oldPassword|newPassword|confirmPassword|initialPassword|secret|token|credentials?)$|(Hash|Secret|Token|Credentials?)$/;
 
 /** Copies a record for the audit trail with secrets masked. */
 export function redact(value: unknown): unknown {

@@ -199,7 +199,13 @@ export class AccountService {
       if (target.a.accountId === actor.accountId) throw new AppError(ErrorCode.CannotFreezeSelf);
       const status = body.action === FreezeAction.Freeze ? AccountStatus.Frozen : AccountStatus.Normal;
       if (target.a.status === status) throw new AppError(ErrorCode.AlreadyInState);
-      await tx.update(accounts).set({ status, updatedAt: new Date() }).where(eq(accounts.accountId, target.a.accountId));
+      // the state change is conditional, so of simultaneous freezes (or thaws) only one takes effect and is recorded
+      const changed = await tx
+        .update(accounts)
+        .set({ status, updatedAt: new Date() })
+        .where(and(eq(accounts.accountId, target.a.accountId), sql`${accounts.status} <> ${status}`))
+        .returning({ id: accounts.accountId });
+      if (!changed.length) throw new AppError(ErrorCode.AlreadyInState);
       if (status === AccountStatus.Frozen) await this.sessions.revokeAccount(tx, target.a.accountId);
       await tx.insert(accountFreezeRecords).values({
         accountId: target.a.accountId, loginName: target.a.loginName, action: body.action, reason,

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { TestProject } from 'vitest/node';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const WEB = path.join(ROOT, 'apps/web');
+export const DEMO_PASSWORD = 'Demo@2026pass';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+let server: ChildProcess | null = null;
+let dataDir = '';
+
+/** Builds the console, starts the real server on a fresh embedded database, and hands its URL to the specs. */
+export async function setup(project: TestProject) {
+  if (!process.env.E2E_SKIP_BUILD) {
+    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: WEB, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('vite build failed');
+  }
+  fs.mkdirSync(path.join(WEB, 'e2e/artifacts'), { recursive: true });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-e2e-'));
+  const port = await freePort();
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/server/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      CMP_DEMO_PASSWORD: DEMO_PASSWORD,
+      CMP_WEB_DIST: path.join(WEB, 'dist'),
+      CMP_RATE_LIMIT: '100000',
+      CMP_RATE_LIMIT_IP: '100000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 90_000;
+  for (;;) {
+    try {
+      const r = await fetch(`${baseURL}/api/health`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > until) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  project.provide('baseURL', baseURL);
+}
+
+export async function teardown() {
+  if (server) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server!.once('exit', r));
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { App, Button, Dropdown } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { ExportFormat, system, type Endpoint } from '@lynx/contract';
+import { call } from '../request/http.ts';
+
+/** Creates a download task for a list with its current filters (xlsx or csv). */
+export function ExportButton({ source, filters }: { source: Endpoint; filters: Record<string, unknown> }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const run = async (format: number) => {
+    setBusy(true);
+    try {
+      const { current: _c, pageSize: _p, ...rest } = filters;
+      await call(system.createExportTask, { source: source.name, filters: rest, format });
+      // the download task page (kept alive in a tab) shows the new task as soon as it is opened
+      void qc.invalidateQueries({ queryKey: [system.getDownloadTaskListPage.name] });
+      message.success({
+        content: (
+          <span>
+            {t('common.exportCreated')}{' '}
+            <a onClick={() => navigate('/card/downloadtask/list')}>{t('common.goToDownloads')}</a>
+          </span>
+        ),
+        duration: 5,
+      });
+    } catch {
+      /* shown by the request layer */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dropdown.Button
+      loading={busy}
+      icon={<DownloadOutlined />}
+      onClick={() => void run(ExportFormat.Xlsx)}
+      menu={{ items: [{ key: 'csv', label: t('common.exportCsv') }], onClick: () => void run(ExportFormat.Csv) }}
+      data-testid="export-button"
+    >
+      {t('common.export')}
+    </Dropdown.Button>
+  );
+}
+export { Button };

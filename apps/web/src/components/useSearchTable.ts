@@ -1,0 +1,94 @@
+import { useCallback, useState } from 'react';
+import { Form } from 'antd';
+import type { FormInstance } from 'antd';
+import type { TablePaginationConfig } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Endpoint, BodyOf, ResponseOf } from '@lynx/contract';
+import { call } from '../request/http.ts';
+
+export interface SearchTableState {
+  current: number;
+  pageSize: number;
+  sortField?: string;
+  sortOrder?: 'ascend' | 'descend';
+  filters: Record<string, unknown>;
+}
+
+/** What SearchTable needs from the hook, independent of the row type. */
+export interface SearchTableHandle {
+  form: FormInstance;
+  state: SearchTableState;
+  body: Record<string, unknown>;
+  query: { isFetching: boolean };
+  list: unknown[];
+  total: number;
+  search(values: Record<string, any>): void;
+  reset(): void;
+  refresh(): unknown;
+  onChange(...args: any[]): void;
+}
+
+type PageOf<E extends Endpoint> = ResponseOf<E> extends { list: (infer R)[] } ? R : never;
+
+/** Strips empty values so an untouched field never becomes a filter. */
+export function cleanFilters(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length)));
+}
+
+/**
+ * Paging, sorting and filters of a list page in one hook (refine's useTable idea): the search form, the
+ * table and the query share one state.
+ */
+export function useSearchTable<E extends Endpoint>(
+  endpoint: E,
+  opts: { pageSize?: number; fixed?: Record<string, unknown>; transform?: (values: Record<string, any>) => Record<string, unknown>; refetchInterval?: (data: ResponseOf<E> | undefined) => number | false } = {},
+) {
+  const [form] = Form.useForm();
+  const transform = opts.transform;
+  const [state, setState] = useState<SearchTableState>({ current: 1, pageSize: opts.pageSize ?? 20, filters: {} });
+  const body = { ...state.filters, ...opts.fixed, current: state.current, pageSize: state.pageSize, ...(state.sortField && { sortField: state.sortField, sortOrder: state.sortOrder }) };
+  const query = useQuery({
+    queryKey: [endpoint.name, body],
+    queryFn: ({ signal }) => call(endpoint, body as BodyOf<E>, { signal }),
+    placeholderData: keepPreviousData,
+    refetchInterval: opts.refetchInterval ? (q) => opts.refetchInterval!(q.state.data as ResponseOf<E> | undefined) : undefined,
+  });
+  const page = query.data as unknown as { list: PageOf<E>[]; total: number } | null | undefined;
+
+  const search = useCallback(
+    (values: Record<string, any>) => {
+      const filters = cleanFilters(transform ? transform(values) : values);
+      setState((s) => ({ ...s, current: 1, filters }));
+    },
+    [transform],
+  );
+  const reset = useCallback(() => {
+    form.resetFields();
+    setState((s) => ({ ...s, current: 1, filters: {} }));
+  }, [form]);
+
+  const onChange = (p: TablePaginationConfig, _f: unknown, sorter: SorterResult<PageOf<E>> | SorterResult<PageOf<E>>[]) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    setState((prev) => ({
+      ...prev,
+      current: p.pageSize !== prev.pageSize ? 1 : (p.current ?? 1),
+      pageSize: p.pageSize ?? prev.pageSize,
+      sortField: s?.order ? String(s.field) : undefined,
+      sortOrder: s?.order ?? undefined,
+    }));
+  };
+
+  return {
+    form,
+    state,
+    body,
+    query,
+    list: page?.list ?? [],
+    total: page?.total ?? 0,
+    search,
+    reset,
+    refresh: () => query.refetch(),
+    onChange,
+  };
+}

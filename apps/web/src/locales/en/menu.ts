@@ -1,0 +1,24 @@
+import type zh from '../zh/menu.ts';
+import type { Messages } from '../types.ts';
+
+const en: Messages<typeof zh> = {
+  home: 'Home',
+  homeIndex: 'Overview',
+  homeCustomer: 'Customers',
+  homeAccount: 'Accounts',
+  homeAccountFreeze: 'Freeze records',
+  homeApiManager: 'API manager',
+  homeFaq: 'FAQ',
+  homeGuide: 'User guide',
+  homeManagerGuide: 'Manager guide',
+  card: 'Cards',
+  cardDownloadTask: 'Download tasks',
+  shortcuts: 'Shortcuts',
+  shortcutsNotification: 'Announcements',
+  system: 'System',
+  systemApi: 'API request log',
+  systemRole: 'Roles',
+  systemRoleDetail: 'Role detail',
+  systemUserBehavior: 'User behaviour log',
+};
+export default en;

@@ -1,0 +1,12 @@
+import common from './common.ts';
+import menu from './menu.ts';
+import shell from './shell.ts';
+import request from './request.ts';
+import auth from './auth.ts';
+import home from './home.ts';
+import system from './system.ts';
+import notice from './notice.ts';
+import download from './download.ts';
+import doc from './doc.ts';
+
+export default { common, menu, shell, request, auth, home, system, notice, download, doc };

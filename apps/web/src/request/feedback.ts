@@ -1,0 +1,17 @@
+import type { useAppProps } from 'antd/es/app/context';
+
+type Api = Pick<useAppProps, 'message' | 'notification' | 'modal'>;
+let api: Api | null = null;
+
+/** Notifications come from App.useApp() (theme and locale aware); the shell hands them over here. */
+export const setFeedback = (a: Api) => {
+  api = a;
+};
+export const feedback = () => api;
+
+type Navigate = (to: string) => void;
+let navigate: Navigate = (to) => window.location.assign(to);
+export const setNavigate = (fn: Navigate) => {
+  navigate = fn;
+};
+export const goTo = (to: string) => navigate(to);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { Redis } from 'ioredis';
@@ -52,7 +52,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   const app = Fastify({
     logger: { level: config.logLevel },
     // every API call is already in the API request log table
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: true,
     bodyLimit: 5 * 1024 * 1024,
     ajv: {
@@ -67,7 +67,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
     ? new RedisCounterStore(new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }))
     : new MemoryCounterStore();
   const sessions = new SessionStore(database.db, config.sessionTtlHours);
-  const apiLog = new ApiLogWriter(database.db, (err) => app.log.error({ err }, 'api log write failed'));
+  const apiLog = new ApiLogWriter(database.sql, (err) => app.log.error({ err }, 'api log write failed'));
   const jobs = new Jobs(database, app.log);
   const exports = new ExportService(database.db, jobs, config.dataDir, (id) => sessions.actorOf(id));
   const files = new FileStore(database.db, config.dataDir);

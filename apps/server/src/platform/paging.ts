@@ -1,4 +1,4 @@
-import { asc, desc, type Column, type SQL } from 'drizzle-orm';
+import { asc, desc, sql, type Column, type SQL } from 'drizzle-orm';
 
 export interface PageQuery {
   current?: number;
@@ -21,3 +21,14 @@ export function orderOf(q: PageQuery, allowed: Record<string, Column>, fallback:
 }
 
 export const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+/** The number of rows matching the filter, computed in the same query as the page (one round trip). */
+export const totalOver = () => sql<number>`count(*) over()`.mapWith(Number);
+
+/**
+ * A page from rows carrying totalOver(). A page past the end has no rows to read the total from; only then
+ * is the count asked separately.
+ */
+export async function pageFrom<R extends { total: number }>(rows: R[], p: { offset: number }, countAll: () => Promise<number>) {
+  return { rows, total: rows.length ? rows[0].total : p.offset > 0 ? await countAll() : 0 };
+}

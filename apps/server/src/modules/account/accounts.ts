@@ -8,7 +8,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { isChannel, isStaff, isSubCustomer, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
-import { orderOf, pageOf, iso } from '../../platform/paging.ts';
+import { orderOf, pageOf, iso, pageFrom, totalOver } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
 import type { SessionStore } from '../../platform/sessions.ts';
@@ -54,9 +54,9 @@ export class AccountService {
     private sessions: SessionStore,
   ) {}
 
-  private base(ex: Executor) {
+  private base(ex: Executor, withTotal = false) {
     return ex
-      .select(accountSelect)
+      .select(withTotal ? { ...accountSelect, total: totalOver() } : { ...accountSelect, total: sql<number>`0`.mapWith(Number) })
       .from(accounts)
       .innerJoin(roles, eq(roles.roleId, accounts.roleId))
       .leftJoin(customers, eq(customers.custId, accounts.custId));
@@ -81,15 +81,16 @@ export class AccountService {
     if (q.roleId !== undefined) where.push(eq(accounts.roleId, q.roleId));
     if (q.status !== undefined) where.push(eq(accounts.status, q.status));
     const cond = and(...where);
-    const [rows, [{ n }]] = await Promise.all([
-      this.base(this.db)
+    const { rows, total } = await pageFrom(
+      await this.base(this.db, true)
         .where(cond)
         .orderBy(...orderOf(q, { loginName: accounts.loginName, createdAt: accounts.createdAt, lastLoginAt: accounts.lastLoginAt }, [desc(accounts.accountId)]))
         .limit(p.limit)
         .offset(p.offset),
-      this.db.select({ n: count() }).from(accounts).where(cond),
-    ]);
-    return { list: rows.map(toAccount), total: Number(n), current: p.current, pageSize: p.pageSize };
+      p,
+      async () => Number((await this.db.select({ n: count() }).from(accounts).where(cond))[0].n),
+    );
+    return { list: rows.map(toAccount), total, current: p.current, pageSize: p.pageSize };
   }
 
   async byLoginName(loginName: string, actor: Actor) {

@@ -9,7 +9,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { canSeeTenant, isChannel, isStaff, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
-import { orderOf, pageOf, iso } from '../../platform/paging.ts';
+import { orderOf, pageOf, iso, pageFrom, totalOver } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { publicFileUrl } from '../../platform/files.ts';
 import { accounts, customers, registerApplies } from './tables.ts';
@@ -108,18 +108,19 @@ export class CustomerService {
     if (q.level !== undefined) where.push(eq(customers.level, q.level));
     if (q.parentCustId !== undefined) where.push(eq(customers.parentCustId, q.parentCustId));
     const cond = and(...where);
-    const [rows, [{ n }]] = await Promise.all([
-      this.db
-        .select({ c: customers, parentName: parent.custName })
+    const { rows, total } = await pageFrom(
+      await this.db
+        .select({ c: customers, parentName: parent.custName, total: totalOver() })
         .from(customers)
         .leftJoin(parent, eq(parent.custId, customers.parentCustId))
         .where(cond)
         .orderBy(...orderOf(q, { custName: customers.custName, createdAt: customers.createdAt, status: customers.status }, [desc(customers.custId)]))
         .limit(p.limit)
         .offset(p.offset),
-      this.db.select({ n: count() }).from(customers).where(cond),
-    ]);
-    return { list: rows.map((r) => toCustomer(r.c, r.parentName)), total: Number(n), current: p.current, pageSize: p.pageSize };
+      p,
+      async () => Number((await this.db.select({ n: count() }).from(customers).where(cond))[0].n),
+    );
+    return { list: rows.map((r) => toCustomer(r.c, r.parentName)), total, current: p.current, pageSize: p.pageSize };
   }
 
   async detail(custId: number, actor: Actor) {

@@ -12,7 +12,7 @@ export interface LoadRequest {
 
 export type LoadReply =
   | { ready: true }
-  | { id: number; ok: true; result: Result; latency: PreciseLatency }
+  | { id: number; ok: true; result: Result; latency: PreciseLatency; cpuUs: number }
   | { id: number; ok: false; error: string };
 
 /** autocannon's histograms hold whole milliseconds; this keeps every response time as a float */
@@ -35,13 +35,14 @@ function precise(samples: Float64Array, n: number): PreciseLatency {
 }
 
 if (!process.send) {
-  console.error('bench/loadgen.ts is started by bench/list-vs-bare.ts, not on its own');
+  console.error('bench/loadgen.ts is started by the benchmarks (bench/common.ts LoadGen), not on its own');
   process.exit(2);
 }
 
 let running: ReturnType<typeof autocannon> | null = null;
 
 process.on('message', (msg: LoadRequest) => {
+  const cpu0 = process.cpuUsage();
   const run = autocannon(msg.opts);
   running = run;
   let samples = new Float64Array(1 << 16);
@@ -57,7 +58,8 @@ process.on('message', (msg: LoadRequest) => {
   run.then(
     (result) => {
       running = null;
-      process.send!({ id: msg.id, ok: true, result, latency: precise(samples, n) } satisfies LoadReply);
+      const cpu = process.cpuUsage(cpu0);
+      process.send!({ id: msg.id, ok: true, result, latency: precise(samples, n), cpuUs: cpu.user + cpu.system } satisfies LoadReply);
     },
     (err: unknown) => {
       running = null;

@@ -9,17 +9,7 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    manifest: true,
     chunkSizeWarningLimit: 1500,
-    rollupOptions: {
-      output: {
-        // the libraries every screen needs load once and stay cached between releases of the screens
-        manualChunks(id: string) {
-          if (!id.includes('node_modules')) return undefined;
-          if (/[\\/](react|react-dom|scheduler|react-router)[\\/]/.test(id)) return 'react';
-          if (/[\\/](antd|@ant-design|rc-[^\\/]+|@rc-component)[\\/]/.test(id)) return 'antd';
-          return undefined;
-        },
-      },
-    },
   },
 });

@@ -91,9 +91,25 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
 
   const webIndex = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(webIndex);
-  if (hasWeb) await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
+  // files are looked up per request (a new build is served without a restart); hashed assets are cached for good
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: true,
+      index: false,
+      setHeaders: (res, file) => {
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  if (hasWeb) app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   app.setNotFoundHandler((req, reply) => {
-    if (hasWeb && req.method === 'GET' && !req.url.startsWith('/api/')) return reply.sendFile('index.html');
+    const pathname = req.url.split('?')[0];
+    // a console route gets the app; a missing file (an old asset name, a typo) gets a real 404
+    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname);
+    if (hasWeb && req.method === 'GET' && !pathname.startsWith('/api/') && !isFile) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
     const lang = parseLang((req.query as Record<string, unknown>)?.lang);
     return reply.status(404).send({ success: false, msg: errorMessage(ErrorCode.NotFound, lang), errorCode: ErrorCode.NotFound, data: null });
   });

@@ -56,6 +56,20 @@ describe.each(backends)('roles, announcements and API access on %s', (backend) =
     expect(adminRole.body.data.permissions).toContain(Perm.SystemRole);
   });
 
+  it('a manager cannot grant codes it does not hold, nor edit its own role', async () => {
+    const manager = await t.login('manager');
+    const grant = await t.call('system/role/saveRole', { roleCode: 'ESCALATE', roleName: 'x', roleType: 2000, permissions: [Perm.SystemRoleAdd] }, { token: manager, lang: 'zh' });
+    // the manager lacks 14020001 itself, so it cannot even call saveRole
+    expect(grant.body.errorCode).toBe(ErrorCode.PermissionDenied);
+    const created = await t.call('system/role/saveRole', { roleCode: 'OPS', roleName: '运维', roleType: 2000, permissions: [Perm.System] }, { token: admin });
+    const up = await t.call('system/role/updateRole', { roleId: created.body.data.roleId, permissions: [Perm.System, Perm.SystemRoleDelete] }, { token: manager });
+    expect(up.body.errorCode).toBe(ErrorCode.PermissionNotHeld);
+    const own = await t.call('system/role/updateRole', { roleId: RoleType.Manager, description: 'mine' }, { token: manager });
+    expect(own.body.errorCode).toBe(ErrorCode.OwnRole);
+    const ok = await t.call('system/role/updateRole', { roleId: created.body.data.roleId, permissions: [Perm.System, Perm.SystemApiLog] }, { token: manager });
+    expect(ok.body.success).toBe(true);
+  });
+
   it('role management is staff only', async () => {
     const ent = await t.login('enterprise');
     expect((await t.call('system/role/getRoleListPage', {}, { token: ent })).body.errorCode).toBe(ErrorCode.PermissionDenied);

@@ -65,6 +65,15 @@ describe.each(backends)('platform on %s', (backend) => {
     expect(wrongType.body.msg).toBe('Field current: must be of type integer');
   });
 
+  it('refuses NUL characters as bad input naming the field (PostgreSQL text cannot hold them)', async () => {
+    const admin = await t.login('admin');
+    const r = await t.call('core/account/account/getAccountListPage', { loginName: 'a\u0000b' }, { token: admin });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ errorCode: ErrorCode.Validation, msg: 'Field loginName: must not contain NUL characters' });
+    const nested = await t.call('core/downloadTask/createExport', { source: 'core/account/account/getAccountListPage', filters: { loginName: 'x\u0000' } }, { token: admin });
+    expect(nested.body.msg).toBe('Field filters.loginName: must not contain NUL characters');
+  });
+
   it('keeps an API request log of who, path, status and duration', async () => {
     const admin = await t.login('admin');
     await t.call('core/account/account/getAccountListPage', {}, { token: admin });

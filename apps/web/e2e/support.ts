@@ -36,7 +36,7 @@ export async function login(page: Page, loginName: string, password = DEMO_PASSW
 }
 
 /** The visible page: hidden keep-alive pages stay in the DOM, so queries must be scoped (PITFALLS). */
-export const visible = (page: Page) => page.locator('.lx-page:not([hidden])');
+export const visible = (page: Page) => page.locator('.lx-page:visible');
 
 /** Top-level and nested menu texts of the side menu. */
 export async function menuTexts(page: Page): Promise<string[]> {

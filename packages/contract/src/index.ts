@@ -6,5 +6,5 @@ export * from './api/index.ts';
 export * from './validate/index.ts';
 export {
   formatMoney, formatSize, formatSizeFromMB, parseSize, formatDateTime, formatDate, calendarParts, toDate,
-  DEFAULT_TIME_ZONE, parseDecimal, roundHalfAwayFromZero, groupThousands, toFiniteNumber,
+  DEFAULT_TIME_ZONE, setDisplayTimeZone, parseDecimal, roundHalfAwayFromZero, groupThousands, toFiniteNumber,
 } from './format/index.ts';

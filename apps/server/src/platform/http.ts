@@ -71,6 +71,18 @@ export function schemaError(validation: NonNullable<FastifyError['validation']>)
   return new FieldError(field, { zh: fill(template.zh), en: fill(template.en) });
 }
 
+/** The path of the first string holding a NUL character, or null. */
+export function nulField(v: unknown, path = ''): string | null {
+  if (typeof v === 'string') return v.includes('\u0000') ? path : null;
+  if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const hit = nulField(x, path ? `${path}.${k}` : k);
+      if (hit !== null) return hit;
+    }
+  }
+  return null;
+}
+
 export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void {
   app.decorateRequest('ctx', null as unknown as RequestContext);
   app.decorateRequest('startedAt', 0);
@@ -89,6 +101,12 @@ export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void 
       const retryAt = new Date(Date.now() + wait * 1000).toISOString();
       return fail(reply, lang, new AppError(ErrorCode.CallLimitExceeded, { retryAfter: wait }, 429, { retryAfter: wait, retryAt }));
     }
+  });
+
+  // PostgreSQL text cannot hold NUL: refuse it as bad input instead of failing on insert
+  app.addHook('preValidation', async (req) => {
+    const field = nulField(req.body) ?? nulField(req.query);
+    if (field !== null) throw new FieldError(field || '(body)', { zh: '不能包含空字符', en: 'must not contain NUL characters' });
   });
 
   app.addHook('onResponse', async (req, reply) => {

@@ -15,6 +15,9 @@ export function openApiDocument(list: Endpoint[] = endpoints) {
       summary: e.summary.en,
       description: `${e.summary.zh}\n\n${e.auth === 'public' ? 'No session needed.' : `Needs a session${e.perm ? `; permission code (any of): ${e.perm.join(', ')}` : ''}.`}`,
       tags: [e.tag],
+      'x-permissions': e.perm ?? [],
+      'x-auth': e.auth,
+      'x-kind': e.kind,
       security: e.auth === 'public' ? [] : [{ token: [] }],
       parameters: [
         { name: 'ts', in: 'query', required: false, schema: { type: 'string' }, description: 'client timestamp' },

@@ -16,7 +16,7 @@ function FeedbackBridge() {
   const api = AntApp.useApp();
   useEffect(() => {
     setFeedback(api);
-    setNavigate((to) => void router.navigate(to));
+    setNavigate((to) => router.navigate(to));
   }, [api]);
   return null;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { App, Button, Dropdown } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { App, Button, Dropdown, Space } from 'antd';
+import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -37,15 +37,13 @@ export function ExportButton({ source, filters }: { source: Endpoint; filters: R
     }
   };
   return (
-    <Dropdown.Button
-      loading={busy}
-      icon={<DownloadOutlined />}
-      onClick={() => void run(ExportFormat.Xlsx)}
-      menu={{ items: [{ key: 'csv', label: t('common.exportCsv') }], onClick: () => void run(ExportFormat.Csv) }}
-      data-testid="export-button"
-    >
-      {t('common.export')}
-    </Dropdown.Button>
+    <Space.Compact>
+      <Button loading={busy} icon={<DownloadOutlined />} onClick={() => void run(ExportFormat.Xlsx)} data-testid="export-button">
+        {t('common.export')}
+      </Button>
+      <Dropdown menu={{ items: [{ key: 'csv', label: t('common.exportCsv') }], onClick: () => void run(ExportFormat.Csv) }}>
+        <Button icon={<DownOutlined />} disabled={busy} aria-label={t('common.exportCsv')} />
+      </Dropdown>
+    </Space.Compact>
   );
 }
-export { Button };

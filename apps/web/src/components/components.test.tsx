@@ -23,8 +23,8 @@ const wrap = (ui: React.ReactNode) =>
     </AntApp>,
   );
 
-beforeEach(() => {
-  setLanguage('en');
+beforeEach(async () => {
+  await setLanguage('en');
   useSession.getState().signIn({ accessToken: 'tok-123456789012345678901', roleId: 3000, loginName: 'e', userName: 'E', channelCustId: 1, custId: 1, permissions: [1000002], mustResetPassword: false });
 });
 
@@ -35,10 +35,10 @@ describe('shared building blocks', () => {
     expect(screen.queryByText('Forbidden')).toBeNull();
   });
 
-  it('StatusTag shows the contract label in the current language', () => {
+  it('StatusTag shows the contract label in the current language', async () => {
     const { rerender } = wrap(<StatusTag enumOf={AccountStatus} value={2} />);
     expect(screen.getByText('Frozen')).toBeInTheDocument();
-    setLanguage('zh');
+    await setLanguage('zh');
     rerender(<AntApp><StatusTag enumOf={AccountStatus} value={2} /></AntApp>);
     expect(screen.getByText('冻结')).toBeInTheDocument();
     rerender(<AntApp><StatusTag enumOf={AccountStatus} value={null} /></AntApp>);

@@ -34,7 +34,7 @@ export default function BasicLayout() {
     });
   }, [pathname, location.search, match?.route.fullPath, transient]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (!isLoggedIn(session)) return <Navigate to="/login" replace />;
+  if (!isLoggedIn(session)) return <Navigate to={session.endedBecause ? `/login?status=${session.endedBecause}` : '/login'} replace />;
   if (session.mustResetPassword) return <Navigate to="/login?reset=1" replace />;
   if (pathname === '/') return <Navigate to="/home" replace />;
   // groups flagged redirect-to-first-child forward to their first permitted child

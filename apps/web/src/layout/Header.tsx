@@ -15,6 +15,7 @@ import { useViewerRoutes } from '../routes/viewer.ts';
 import { call } from '../request/http.ts';
 import { NoticeBanner } from './NoticeBanner.tsx';
 import { LogoModal } from './LogoModal.tsx';
+import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 
 export function Header() {
   const { t } = useTranslation();
@@ -28,6 +29,7 @@ export function Header() {
   const loginName = useSession((s) => s.loginName);
   const [keyword, setKeyword] = useState('');
   const [logoOpen, setLogoOpen] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
 
   const options = useMemo(() => {
     const title = (key: string, lang: 'zh' | 'en') => i18n.getFixedT(lang)(`menu.${key}`);
@@ -49,6 +51,7 @@ export function Header() {
     !isSub && perms.has(Perm.HomeAccount) && { key: '/home/account/list', label: t('shell.accountManagement') },
     !isSub && perms.has(Perm.HomeCustomer) && { key: '/home/customer', label: t('shell.customerManagement') },
     perms.has(Perm.HomeLogo) && { key: 'logo', label: t('shell.logoSetting') },
+    { key: 'password', label: t('shell.changePassword') },
     { type: 'divider' as const },
     { key: 'signout', label: t('shell.signOut') },
   ].filter(Boolean) as { key: string; label: string }[];
@@ -101,6 +104,7 @@ export function Header() {
             onClick: ({ key }) => {
               if (key === 'signout') signOut();
               else if (key === 'logo') setLogoOpen(true);
+              else if (key === 'password') setPasswordOpen(true);
               else navigate(key);
             },
           }}
@@ -109,6 +113,7 @@ export function Header() {
         </Dropdown>
       </Space>
       <LogoModal open={logoOpen} onClose={() => setLogoOpen(false)} />
+      <ChangePasswordModal open={passwordOpen} onClose={() => setPasswordOpen(false)} />
     </div>
   );
 }

@@ -28,11 +28,13 @@ export function KeepAlive({ location, transient }: { location: Location; transie
     [all, viewer],
   );
   const active = location.pathname;
+  // the page being opened renders in the slot its tab will have, so it mounts once, not twice
+  const slots = transient || tabs.some((t) => t.key === active) ? tabs : [...tabs, { key: active, search: location.search, seq: 0 }];
   return (
     <>
-      {tabs.map((tab) => (
+      {slots.map((tab) => (
         <Activity key={`${tab.key}#${tab.seq}`} mode={!transient && tab.key === active ? 'visible' : 'hidden'}>
-          <div className="lx-page" data-tab={tab.key} hidden={transient || tab.key !== active}>
+          <div className="lx-page" data-tab={tab.key}>
             <Routes location={{ ...location, pathname: tab.key, search: tab.search, hash: '', state: null, key: tab.key }}>
               {elements}
               <Route path="*" element={<NotFound />} />
@@ -40,7 +42,7 @@ export function KeepAlive({ location, transient }: { location: Location; transie
           </div>
         </Activity>
       ))}
-      {(transient || !tabs.some((t) => t.key === active)) && (
+      {transient && (
         <div className="lx-page" data-tab={active}>
           <Routes location={location}>
             {elements}

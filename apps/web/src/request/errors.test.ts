@@ -1,5 +1,10 @@
-import { describe, it, expect } from 'vitest';
-import i18n from '../locales/i18n.ts';
+import { describe, it, expect, beforeAll } from 'vitest';
+import i18n, { ensureLanguage } from '../locales/i18n.ts';
+
+beforeAll(async () => {
+  await ensureLanguage('zh');
+  await ensureLanguage('en');
+});
 import { classify, type Texts } from './errors.ts';
 
 const textsIn = (lang: 'zh' | 'en'): Texts => {

@@ -9,9 +9,9 @@ export const setFeedback = (a: Api) => {
 };
 export const feedback = () => api;
 
-type Navigate = (to: string) => void;
+type Navigate = (to: string) => void | Promise<void>;
 let navigate: Navigate = (to) => window.location.assign(to);
 export const setNavigate = (fn: Navigate) => {
   navigate = fn;
 };
-export const goTo = (to: string) => navigate(to);
+export const goTo = (to: string): Promise<void> => Promise.resolve(navigate(to));

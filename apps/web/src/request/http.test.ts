@@ -22,17 +22,19 @@ function reply(status: number, data: unknown): AxiosAdapter {
   };
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   shown.length = 0;
   navigations.length = 0;
   seen = [];
-  setLanguage('en');
+  await setLanguage('en');
   setFeedback({
     message: { error: (t: string) => shown.push({ kind: 'message', text: t }), warning: (t: string) => shown.push({ kind: 'warning', text: t }) },
     notification: { error: (o: { message: string; description: string }) => shown.push({ kind: 'notification', text: `${o.message}|${o.description}` }) },
     modal: {},
   } as never);
-  setNavigate((to) => navigations.push(to));
+  setNavigate((to) => {
+    navigations.push(to);
+  });
   useSession.getState().signIn({ accessToken: 'tok-123456789012345678901', roleId: 3000, loginName: 'e', userName: 'E', channelCustId: 1, custId: 1, permissions: [1000000], mustResetPassword: false });
 });
 
@@ -55,7 +57,7 @@ describe('request layer', () => {
     expect(useSession.getState().token).not.toBeNull();
     vi.advanceTimersByTime(SESSION_EXPIRY_DELAY_MS - 1);
     expect(useSession.getState().token).not.toBeNull();
-    vi.advanceTimersByTime(1);
+    await vi.advanceTimersByTimeAsync(1);
     expect(useSession.getState().token).toBeNull();
     expect(useSession.getState().loginName).toBeNull();
     expect(navigations).toEqual(['/login?status=20003']);
@@ -71,6 +73,7 @@ describe('request layer', () => {
   it('401 goes to login with no notification', async () => {
     http.defaults.adapter = reply(401, null);
     await expect(call(auth.getIsResetPassword, {})).rejects.toThrow();
+    await Promise.resolve();
     expect(shown).toEqual([]);
     expect(navigations).toEqual(['/login']);
   });
@@ -86,7 +89,7 @@ describe('request layer', () => {
   });
 
   it('HTTP 500 → notification titled request error with the status text, in the stored language', async () => {
-    setLanguage('zh');
+    await setLanguage('zh');
     http.defaults.adapter = reply(500, { success: false, msg: '', errorCode: 20500 });
     await expect(call(auth.getIsResetPassword, {})).rejects.toThrow();
     expect(shown).toEqual([{ kind: 'notification', text: '请求错误 500|服务器发生错误，请检查服务器。' }]);

@@ -1,5 +1,5 @@
 import axios, { AxiosError, type AxiosRequestConfig } from 'axios';
-import { pathOf, type Endpoint, type BodyOf, type ResponseOf } from '@lynx/contract';
+import { ErrorCode, pathOf, type Endpoint, type BodyOf, type ResponseOf } from '@lynx/contract';
 import i18n, { currentLang } from '../locales/i18n.ts';
 import { useSession } from '../stores/session.ts';
 import { classify, type Failure, type Texts } from './errors.ts';
@@ -44,9 +44,11 @@ export function expireSession(): void {
   expiring = true;
   feedback()?.message.warning(i18n.t('shell.sessionExpired'));
   setTimeout(() => {
-    useSession.getState().clear();
-    goTo('/login?status=20003');
-    expiring = false;
+    // leave the shell first, so it does not redirect to a plain /login when the session disappears
+    void goTo('/login?status=20003').then(() => {
+      useSession.getState().clear(ErrorCode.SessionInvalid);
+      expiring = false;
+    });
   }, SESSION_EXPIRY_DELAY_MS);
 }
 
@@ -65,8 +67,7 @@ export function handleFailure(f: Failure, opts: CallOptions = {}): Error | null 
       expireSession();
       return null;
     case 'login':
-      useSession.getState().clear();
-      goTo('/login');
+      void goTo('/login').then(() => useSession.getState().clear());
       return new LogicError('unauthorized', null);
     case 'limit':
       if (!opts.silent) ui?.message.error(o.text);

@@ -81,6 +81,7 @@ describe('route derivation', () => {
     const flat = flatten(table);
     expect(menuKeysFor(flat, '/home/account/freeze/alice')).toEqual({ selected: ['/home/account'], open: ['/home'] });
     expect(breadcrumbKeys(flat, '/home/account/freeze/alice').map((b) => b.titleKey)).toEqual(['home', 'homeAccount', 'homeAccountFreeze']);
+    expect(breadcrumbKeys(flat, '/home/account/list')).toEqual([{ titleKey: 'home', path: null }, { titleKey: 'homeAccount', path: '/home/account/list' }]);
   });
 
   it('searches page titles in both languages, whatever the current language', () => {

@@ -99,7 +99,10 @@ export function breadcrumbKeys(flat: FlatRoute[], pathname: string): { titleKey:
   let base = '/';
   for (const r of [...m.route.parents, m.route.def]) {
     base = join(base, r.path);
-    out.push({ titleKey: r.titleKey, path: r.page && !hasRequiredParam(base) ? stripOptional(base) : null });
+    const crumb = { titleKey: r.titleKey, path: r.page && !hasRequiredParam(base) ? stripOptional(base) : null };
+    // a group and its list page often share a title: show it once
+    if (out.length && out[out.length - 1].titleKey === crumb.titleKey) out[out.length - 1] = crumb;
+    else out.push(crumb);
   }
   return out;
 }
@@ -112,5 +115,10 @@ export function searchPages(flat: FlatRoute[], keyword: string, title: (key: str
     .filter((f) => f.def.page && !f.def.hideInMenu && !hasRequiredParam(f.fullPath) && !f.parents.some((p) => p.hideInMenu))
     .filter((f) => [title(f.def.titleKey, 'zh'), title(f.def.titleKey, 'en')].some((t) => t.toLowerCase().includes(k)))
     
-    .map((f) => ({ path: stripOptional(f.fullPath), titleKey: f.def.titleKey, parentKeys: f.parents.map((p) => p.titleKey) }));
+    .map((f) => ({
+      path: stripOptional(f.fullPath),
+      titleKey: f.def.titleKey,
+      // a list page titled like its group is shown once
+      parentKeys: f.parents.map((p) => p.titleKey).filter((k, i, all) => k !== (all[i + 1] ?? f.def.titleKey)),
+    }));
 }

@@ -24,7 +24,7 @@ export const routes: RouteDef[] = [
         ],
       },
       {
-        path: 'doc', titleKey: 'homeFaq', hideInMenu: true,
+        path: 'doc', titleKey: 'help', hideInMenu: true,
         children: [
           { path: 'api-manager', titleKey: 'homeApiManager', perm: Perm.HomeApiManage, page: () => import('../pages/home/doc/api-manager/index.tsx') },
           { path: 'faq', titleKey: 'homeFaq', page: () => import('../pages/home/doc/faq/index.tsx') },

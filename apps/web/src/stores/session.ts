@@ -33,8 +33,10 @@ interface SessionState {
   custId: number | null;
   permissions: ReadonlySet<number>;
   mustResetPassword: boolean;
+  /** why the session ended (e.g. 20003), so the shell sends the user to the login page with it */
+  endedBecause: number | null;
   signIn(data: SessionData): void;
-  clear(): void;
+  clear(reason?: number): void;
   setMustReset(v: boolean): void;
 }
 
@@ -58,6 +60,7 @@ function readStored() {
 
 export const useSession = create<SessionState>((set) => ({
   ...readStored(),
+  endedBecause: null,
   signIn(d) {
     localStorage.setItem(KEYS.token, d.accessToken);
     localStorage.setItem(KEYS.roleId, String(d.roleId));
@@ -67,11 +70,11 @@ export const useSession = create<SessionState>((set) => ({
     localStorage.setItem(KEYS.custId, d.custId == null ? '' : String(d.custId));
     localStorage.setItem(KEYS.perms, encryptCodes(d.permissions, d.accessToken));
     localStorage.setItem(KEYS.mustReset, d.mustResetPassword ? '1' : '0');
-    set(readStored());
+    set({ ...readStored(), endedBecause: null });
   },
-  clear() {
+  clear(reason) {
     Object.values(KEYS).forEach((k) => localStorage.removeItem(k));
-    set(readStored());
+    set({ ...readStored(), endedBecause: reason ?? null });
   },
   setMustReset(v) {
     localStorage.setItem(KEYS.mustReset, v ? '1' : '0');

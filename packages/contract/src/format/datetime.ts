@@ -3,6 +3,13 @@ export type Lang = 'zh' | 'en';
 /** The product runs in mainland China; servers may run in UTC, so never rely on the host zone. */
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
+// The server writes exports in China time; the console shows the browser's own zone, matching its date pickers.
+let displayTimeZone = DEFAULT_TIME_ZONE;
+/** Sets the zone formatDateTime/formatDate use when none is given. */
+export function setDisplayTimeZone(tz: string): void {
+  displayTimeZone = tz;
+}
+
 export type DateInput = Date | string | number | null | undefined;
 
 export interface CalendarParts {
@@ -87,14 +94,14 @@ const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
  * 'YYYY-MM-DD HH:mm:ss' in `timeZone`. The same layout is used for both languages
  * because it is unambiguous in each; `lang` is accepted so call sites stay uniform.
  */
-export function formatDateTime(d: DateInput, _lang: Lang = 'zh', timeZone: string = DEFAULT_TIME_ZONE): string {
+export function formatDateTime(d: DateInput, _lang: Lang = 'zh', timeZone: string = displayTimeZone): string {
   const p = calendarParts(d, timeZone);
   if (!p) return '-';
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
 
 /** 'YYYY-MM-DD' in `timeZone`. */
-export function formatDate(d: DateInput, _lang: Lang = 'zh', timeZone: string = DEFAULT_TIME_ZONE): string {
+export function formatDate(d: DateInput, _lang: Lang = 'zh', timeZone: string = displayTimeZone): string {
   const p = calendarParts(d, timeZone);
   if (!p) return '-';
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;

@@ -199,7 +199,9 @@ export class CustomerService {
     return null;
   }
 
-  async listApplies(q: BodyOf<typeof api.getRegisterApplyListPage>) {
+  async listApplies(q: BodyOf<typeof api.getRegisterApplyListPage>, actor: Actor) {
+    // applications are not tenant data: only operator staff review them
+    if (!isStaff(actor)) throw denied();
     const p = pageOf(q);
     const where: SQL[] = [];
     if (q.auditStatus !== undefined) where.push(eq(registerApplies.auditStatus, q.auditStatus));

@@ -13,8 +13,15 @@ import { accounts, roles } from './tables.ts';
 
 type RoleRow = typeof roles.$inferSelect;
 
-function checkCodes(codes: number[]): number[] {
-  for (const code of codes) if (!isPermissionCode(code)) throw new AppError(ErrorCode.PermissionCodeUnknown, { code });
+/**
+ * Valid codes only, and (except for administrators) only codes the editor holds: nobody hands out more
+ * than they have.
+ */
+function checkCodes(codes: number[], actor: Actor): number[] {
+  for (const code of codes) {
+    if (!isPermissionCode(code)) throw new AppError(ErrorCode.PermissionCodeUnknown, { code });
+    if (actor.roleType !== RoleType.Admin && !actor.permissions.has(code)) throw new AppError(ErrorCode.PermissionNotHeld, { code });
+  }
   return [...new Set(codes)].sort((a, b) => a - b);
 }
 
@@ -72,7 +79,7 @@ export class RoleService {
   async create(body: BodyOf<typeof api.saveRole>, ctx: SessionContext) {
     if (!isStaff(ctx.actor)) throw denied();
     if (!RoleType.has(body.roleType)) throw new AppError(ErrorCode.Validation, { field: 'roleType', reason: ctx.lang === 'zh' ? '取值无效' : 'has an invalid value' }, 400, { field: 'roleType' });
-    const permissions = checkCodes(body.permissions);
+    const permissions = checkCodes(body.permissions, ctx.actor);
     return this.db.transaction(async (tx) => {
       await this.codeFree(tx, body.roleCode);
       const seq = (await tx.execute(sql`select nextval('roles_custom_id_seq')::int as id`)) as unknown as { rows: { id: number }[] };
@@ -91,11 +98,12 @@ export class RoleService {
     if (!isStaff(ctx.actor)) throw denied();
     await this.db.transaction(async (tx) => {
       const before = await this.get(tx, body.roleId);
+      if (before.roleId === ctx.actor.roleId && ctx.actor.roleType !== RoleType.Admin) throw new AppError(ErrorCode.OwnRole);
       if (before.builtIn && body.roleType !== undefined && body.roleType !== before.roleType) throw new AppError(ErrorCode.RoleBuiltIn);
       if (body.roleType !== undefined && !RoleType.has(body.roleType)) throw new AppError(ErrorCode.Validation, { field: 'roleType', reason: 'invalid' }, 400);
       if (body.roleCode) await this.codeFree(tx, body.roleCode, body.roleId);
       // the administrator role keeps every code, so nobody can lock the platform out of its own settings
-      const permissions = before.roleId === RoleType.Admin ? [...allPermissionCodes].sort((a, b) => a - b) : body.permissions && checkCodes(body.permissions);
+      const permissions = before.roleId === RoleType.Admin ? [...allPermissionCodes].sort((a, b) => a - b) : body.permissions && checkCodes(body.permissions, ctx.actor);
       const [after] = await tx
         .update(roles)
         .set({

@@ -35,7 +35,7 @@ export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, account.getCustomerInfo, (b, ctx) => customers.detail(b.custId, ctx.actor));
   bind(app, deps, account.saveCustomer, (b, ctx) => customers.create(b, ctx));
   bind(app, deps, account.updateCustomer, (b, ctx) => customers.update(b, ctx));
-  bind(app, deps, account.getRegisterApplyListPage, (b) => customers.listApplies(b));
+  bind(app, deps, account.getRegisterApplyListPage, (b, ctx) => customers.listApplies(b, ctx.actor));
   bind(app, deps, account.auditRegisterApply, (b, ctx) => customers.auditApply(b, ctx));
 
   bind(app, deps, account.getAccountListPage, (b, ctx) => accounts.list(b, ctx.actor));

@@ -7,6 +7,5 @@ import home from './home.ts';
 import system from './system.ts';
 import notice from './notice.ts';
 import download from './download.ts';
-import doc from './doc.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, doc };
+export default { common, menu, shell, request, auth, home, system, notice, download };

@@ -8,6 +8,7 @@ const en: Messages<typeof zh> = {
   homeAccount: 'Accounts',
   homeAccountFreeze: 'Freeze records',
   homeApiManager: 'API manager',
+  help: 'Help',
   homeFaq: 'FAQ',
   homeGuide: 'User guide',
   homeManagerGuide: 'Manager guide',

@@ -13,6 +13,7 @@ const en: Messages<typeof zh> = {
   accountManagement: 'Account management',
   customerManagement: 'Customer management',
   logoSetting: 'Logo setting',
+  changePassword: 'Change password',
   signOut: 'Sign out',
   signOutConfirm: 'Sign out now?',
   collapseMenu: 'Collapse menu',

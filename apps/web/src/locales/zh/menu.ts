@@ -6,6 +6,7 @@ export default {
   homeAccount: '账号管理',
   homeAccountFreeze: '冻结记录',
   homeApiManager: 'API 管理',
+  help: '帮助',
   homeFaq: '常见问题',
   homeGuide: '用户指南',
   homeManagerGuide: '管理员指南',

@@ -10,6 +10,7 @@ export default {
   accountManagement: '账号管理',
   customerManagement: '客户管理',
   logoSetting: 'Logo 设置',
+  changePassword: '修改密码',
   signOut: '退出登录',
   signOutConfirm: '确定退出登录吗？',
   collapseMenu: '收起菜单',

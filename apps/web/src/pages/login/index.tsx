@@ -77,7 +77,8 @@ export default function LoginPage() {
   }, []);
 
   const mustReset = isLoggedIn(session) && session.mustResetPassword;
-  if (isLoggedIn(session) && !mustReset && !params.get('reset')) {
+  // an expired session arrives here with ?status=20003 while its values are being cleared: stay
+  if (isLoggedIn(session) && !mustReset && !params.get('reset') && !params.get('status')) {
     queueMicrotask(() => navigate('/home', { replace: true }));
   }
 

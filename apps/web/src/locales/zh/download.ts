@@ -1,0 +1,17 @@
+export default {
+  title: '下载任务',
+  taskName: '任务名称',
+  source: '来源列表',
+  format: '格式',
+  state: '状态',
+  rowCount: '行数',
+  fileSize: '文件大小',
+  createdAt: '创建时间',
+  finishedAt: '完成时间',
+  download: '下载',
+  failedReason: '失败原因：{{error}}',
+  errorPermission: '您已没有该列表的权限',
+  errorUnknown: '未知错误',
+  autoRefresh: '有任务正在处理，每 2 秒自动刷新',
+  emptyHint: '在任意列表中点击“导出”，导出任务会出现在这里，处理完成后即可下载文件。',
+};

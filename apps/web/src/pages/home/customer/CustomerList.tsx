@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { Space, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { account, CustomerLevel, CustomerStatus, formatDateTime, formatMoney } from '@lynx/contract';
+import { SearchTable } from '../../../components/SearchTable.tsx';
+import { useSearchTable } from '../../../components/useSearchTable.ts';
+import { StatusTag } from '../../../components/StatusTag.tsx';
+import { PermButton, usePerm } from '../../../components/PermButton.tsx';
+import { CustomerForm } from './CustomerForm.tsx';
+import { CUSTOMER_LEVEL_COLORS, CUSTOMER_STATUS_COLORS, CustomerDetail, type CustomerRecord } from './CustomerDetail.tsx';
+
+const money = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatMoney(v)}</span>;
+
+/** Customers in the user's scope (staff: all; a channel customer: its own tree) with create, edit, detail. */
+export function CustomerList() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const table = useSearchTable(account.getCustomerListPage);
+  const canEdit = usePerm(account.updateCustomer.perm);
+  const canAccounts = usePerm(account.getAccountListPage.perm);
+  const [detailId, setDetailId] = useState<number | null>(null);
+  const [form, setForm] = useState<{ record: CustomerRecord | null } | null>(null);
+  const toAccounts = (custId: number) => navigate(`/home/account/list/${custId}`);
+  const f = (k: string) => t(`home.customer.fields.${k}`);
+
+  return (
+    <>
+      <SearchTable<CustomerRecord>
+        table={table}
+        title={t('home.customer.title')}
+        exportSource={account.getCustomerListPage}
+        rowKey="custId"
+        emptyHint={canEdit ? t('home.customer.emptyHint') : undefined}
+        toolbar={
+          <PermButton perm={account.saveCustomer.perm ?? []} type="primary" icon={<PlusOutlined />} onClick={() => setForm({ record: null })} data-testid="customer-create">
+            {t('home.customer.create')}
+          </PermButton>
+        }
+        fields={[
+          { name: 'custName', label: f('custName') },
+          { name: 'status', label: t('common.status'), type: 'enum', enumOf: CustomerStatus },
+          { name: 'level', label: f('level'), type: 'enum', enumOf: CustomerLevel },
+        ]}
+        columns={[
+          {
+            title: f('custName'), dataIndex: 'custName', sorter: true, fixed: 'left', width: 220, ellipsis: true,
+            render: (v: string, row) => <a onClick={() => setDetailId(row.custId)}>{v}</a>,
+          },
+          { title: f('parentCustName'), dataIndex: 'parentCustName', width: 200, ellipsis: true, render: (v) => v ?? '-' },
+          { title: f('level'), dataIndex: 'level', width: 130, render: (v: number) => <StatusTag enumOf={CustomerLevel} value={v} colors={CUSTOMER_LEVEL_COLORS} /> },
+          { title: t('common.status'), dataIndex: 'status', sorter: true, width: 120, render: (v: number) => <StatusTag enumOf={CustomerStatus} value={v} colors={CUSTOMER_STATUS_COLORS} /> },
+          { title: f('adminName'), dataIndex: 'adminName', width: 120, ellipsis: true },
+          { title: f('adminPhone'), dataIndex: 'adminPhone', width: 150, ellipsis: true },
+          { title: f('adminEmail'), dataIndex: 'adminEmail', width: 220, ellipsis: true },
+          { title: `${f('preDeposit')} (${t('home.customer.currency')})`, dataIndex: 'preDeposit', width: 150, align: 'right', render: money },
+          { title: `${f('credit')} (${t('home.customer.currency')})`, dataIndex: 'credit', width: 150, align: 'right', render: money },
+          { title: t('common.createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
+          {
+            title: t('common.actions'), key: 'actions', fixed: 'right', width: 200,
+            render: (_v, row) => (
+              <Space size="small">
+                <a onClick={() => setDetailId(row.custId)}>{t('common.detail')}</a>
+                {canEdit && <a onClick={() => setForm({ record: row })}>{t('common.edit')}</a>}
+                {canAccounts && <Typography.Link onClick={() => toAccounts(row.custId)}>{t('home.customer.accounts')}</Typography.Link>}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <CustomerDetail
+        custId={detailId}
+        onClose={() => setDetailId(null)}
+        onEdit={(c) => setForm({ record: c })}
+        onAccounts={(id) => {
+          setDetailId(null);
+          toAccounts(id);
+        }}
+      />
+      <CustomerForm open={form !== null} record={form?.record ?? null} onClose={() => setForm(null)} />
+    </>
+  );
+}

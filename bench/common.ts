@@ -1,0 +1,393 @@
+/**
+ * Shared pieces of the benchmarks: a fresh database (PGlite in a temp dir, or a throwaway database on a
+ * loopback PostgreSQL server), the real server on 127.0.0.1, the load generator child process, and the
+ * cleanup stack. Nothing here listens on or connects to anything but loopback.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { Options, Result } from 'autocannon';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import { buildApp, type BuiltApp } from '../apps/server/src/app.ts';
+import type { LoadReply, PreciseLatency } from './loadgen.ts';
+
+export const HOST = '127.0.0.1';
+export const DEMO_PASSWORD = 'Bench@2026pass';
+export const LIST_PATH = '/api/cmp/core/account/customer/getCustomerListPage';
+export const QUERY = '?ts=1&lang=en';
+export const LIST_BODY = JSON.stringify({ current: 1, pageSize: 20 });
+
+export const posInt = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer (got ${raw})`);
+  return n;
+};
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const portOf = (app: FastifyInstance) => (app.server.address() as AddressInfo).port;
+export const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+
+/** BENCH_DATABASE_URL, else DATABASE_URL, else null (PGlite). */
+export const baseDatabaseUrl = (): string | null => process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL || null;
+
+/** The benchmarks create and drop a database: only ever on this machine. */
+export function assertLoopbackDb(url: string): void {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (host !== '' && host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+    throw new Error(`the benchmark only runs against a PostgreSQL server on loopback (got host ${host})`);
+  }
+}
+
+export async function freshPostgres(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  assertLoopbackDb(base);
+  const name = `lynx_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** Cleanup steps run once, last registered first; a failing step does not stop the others. */
+export class Cleanup {
+  private steps: (() => Promise<void>)[] = [];
+  private done = false;
+  add(fn: () => Promise<void>): void {
+    this.steps.push(fn);
+  }
+  async run(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    for (const fn of this.steps.reverse()) {
+      try {
+        await fn();
+      } catch (e) {
+        console.error('cleanup step failed:', e instanceof Error ? e.message : e);
+      }
+    }
+  }
+}
+
+/**
+ * Runs main with SIGINT/SIGTERM handling and a watchdog, always cleans up, and exits with main's code
+ * (1 when it throws, 3 when the time budget runs out).
+ */
+export function runBench(budgetMs: number, main: (cleanup: Cleanup) => Promise<number>): void {
+  const cleanup = new Cleanup();
+  const onSignal = (sig: NodeJS.Signals) => {
+    console.error(`\n${sig}: shutting down`);
+    void cleanup.run().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const watchdog = setTimeout(() => {
+    console.error(`benchmark exceeded its time budget (${Math.round(budgetMs / 1000)} s): aborting`);
+    void Promise.race([cleanup.run(), sleep(15_000)]).finally(() => process.exit(3));
+  }, budgetMs);
+  watchdog.unref();
+  main(cleanup)
+    .then(
+      (code) => code,
+      (err: unknown) => {
+        console.error('benchmark failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+        return 1;
+      },
+    )
+    .then(async (code) => {
+      await cleanup.run();
+      clearTimeout(watchdog);
+      process.exit(code);
+    });
+}
+
+export interface Platform {
+  backend: 'pglite' | 'postgres';
+  database: Database;
+  built: BuiltApp;
+  /** http://127.0.0.1:port */
+  origin: string;
+  /** enterprise's access token */
+  token: string;
+  dbDescribe: string;
+  dbVersion: string;
+}
+
+/**
+ * A fresh database and the real server (buildApp, demo data, jobs off, limiter on with limits it never
+ * reaches, silent logs) listening on 127.0.0.1, logged in as the tenant-scoped enterprise account.
+ */
+export async function startPlatform(cleanup: Cleanup): Promise<Platform> {
+  const base = baseDatabaseUrl();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-bench-'));
+  cleanup.add(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  let databaseUrl: string | null = null;
+  if (base) {
+    const fresh = await freshPostgres(base);
+    cleanup.add(fresh.drop);
+    databaseUrl = fresh.url;
+  }
+  const database = await openDatabase({ databaseUrl, dataDir, memory: false });
+  cleanup.add(() => database.close());
+  const [v] = await database.sql.query<{ v: string }>(
+    database.kind === 'postgres' ? `select current_setting('server_version') as v` : 'select version() as v',
+  );
+  const dbVersion = database.kind === 'postgres' ? `PostgreSQL ${v.v}` : `PGlite (${v.v.split(' on ')[0]})`;
+
+  const config = loadConfig(process.env, {
+    host: HOST,
+    port: 0,
+    dataDir,
+    databaseUrl,
+    redisUrl: null,
+    demoPassword: DEMO_PASSWORD,
+    seedDemo: true,
+    logLevel: 'silent',
+    rateLimitPerToken: 1e9,
+    rateLimitPerIp: 1e9,
+    runWorkers: false,
+  });
+  const built = await buildApp(config, database, { jobs: false });
+  cleanup.add(() => built.close());
+  await built.app.listen({ host: HOST, port: 0 });
+  const origin = `http://${HOST}:${portOf(built.app)}`;
+
+  const res = await fetch(`${origin}/api/cmp/base/oauth/user/login?ts=1&lang=en`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginName: 'enterprise', password: DEMO_PASSWORD }),
+  });
+  const login = (await res.json()) as { success: boolean; msg: string; data: { accessToken: string } };
+  if (!login.success) throw new Error(`login as enterprise failed: ${login.msg}`);
+
+  return {
+    backend: database.kind,
+    database,
+    built,
+    origin,
+    token: login.data.accessToken,
+    dbDescribe: database.kind === 'postgres' ? `PostgreSQL at ${redact(databaseUrl!)}` : database.describe,
+    dbVersion,
+  };
+}
+
+/** Calls an endpoint once and returns the exact body; throws unless it is 200 with success:true. */
+export async function capture(url: string, headers: Record<string, string>, body: string) {
+  const res = await fetch(url, { method: 'POST', headers, body });
+  const text = await res.text();
+  const parsed = JSON.parse(text) as { success?: boolean };
+  if (res.status !== 200 || parsed.success !== true) throw new Error(`${url} failed (${res.status}): ${text}`);
+  return { text, parsed, contentType: res.headers.get('content-type') ?? 'application/json; charset=utf-8' };
+}
+
+export interface LoadResult {
+  result: Result;
+  latency: PreciseLatency;
+  /** CPU time the load generator used, microseconds */
+  loadgenCpuUs: number;
+}
+
+/** Runs autocannon in a child process so the load generator never shares the servers' event loop. */
+export class LoadGen {
+  private child: ChildProcess;
+  private nextId = 1;
+  private pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
+  private ready: Promise<void>;
+
+  constructor(cleanup: Cleanup) {
+    this.child = fork(fileURLToPath(new URL('./loadgen.ts', import.meta.url)), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    cleanup.add(() => this.close());
+    this.ready = new Promise((resolve, reject) => {
+      const onReady = (msg: LoadReply) => {
+        if ('ready' in msg) {
+          this.child.off('message', onReady);
+          resolve();
+        }
+      };
+      this.child.on('message', onReady);
+      this.child.once('error', reject);
+      this.child.once('exit', (code) => reject(new Error(`load generator exited before it was ready (${code})`)));
+    });
+    this.child.on('message', (msg: LoadReply) => {
+      if ('ready' in msg) return;
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.ok) p.resolve({ result: msg.result, latency: msg.latency, loadgenCpuUs: msg.cpuUs });
+      else p.reject(new Error(`autocannon: ${msg.error}`));
+    });
+    this.child.on('exit', (code, signal) => {
+      for (const p of this.pending.values()) p.reject(new Error(`load generator exited (${code ?? signal})`));
+      this.pending.clear();
+    });
+  }
+
+  async run(opts: Options): Promise<LoadResult> {
+    await this.ready;
+    const id = this.nextId++;
+    const limitMs = ((opts.duration ?? 10) + 30) * 1000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`load run did not finish within ${limitMs / 1000} s`));
+      }, limitMs);
+      this.pending.set(id, {
+        resolve: (r) => (clearTimeout(timer), resolve(r)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+      this.child.send({ id, opts });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    if (this.child.connected) this.child.disconnect();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** Share of the machine's CPU capacity busy over the next ms milliseconds (0..1): other work on the machine. */
+export async function machineBusyOver(ms: number): Promise<number> {
+  const a = machineCpu();
+  await sleep(ms);
+  const b = machineCpu();
+  return Math.round(((b.busy - a.busy) / Math.max(1, b.total - a.total)) * 1000) / 1000;
+}
+
+export interface Summary {
+  target: string;
+  requestsPerSec: number;
+  requestsTotal: number;
+  /** from every response time (float ms), not autocannon's whole-millisecond histogram */
+  latencyMs: PreciseLatency;
+  /** autocannon's own latency histogram (whole milliseconds) */
+  autocannonLatencyMs: { mean: number; p50: number; p97_5: number; p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  mismatches: number;
+  status2xx: number;
+  /** CPU time of this (server) process per completed request, microseconds */
+  serverCpuUsPerRequest: number;
+  /** share of the run the server's event loop was busy (0..1) */
+  serverEventLoopUtilization: number;
+  /** CPU time of the load generator per completed request, microseconds */
+  loadgenCpuUsPerRequest: number;
+  /** CPU time of the whole machine (all cores, all processes) per completed request, microseconds */
+  machineCpuUsPerRequest: number;
+  /** share of the machine's CPU capacity that was busy during the run (0..1) */
+  machineBusy: number;
+  /** 1-minute load average when the run ended */
+  loadAverage1m: number;
+}
+
+/** busy and total CPU time of the machine so far, microseconds (os.cpus() counts milliseconds) */
+function machineCpu(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    const t = c.times;
+    busy += t.user + t.nice + t.sys + t.irq;
+    total += t.user + t.nice + t.sys + t.irq + t.idle;
+  }
+  return { busy: busy * 1000, total: total * 1000 };
+}
+
+/** Runs one load and measures this process's CPU and event-loop use while it ran. */
+export async function measure(loadgen: LoadGen, target: string, opts: Options): Promise<Summary> {
+  const cpu0 = process.cpuUsage();
+  const elu0 = performance.eventLoopUtilization();
+  const m0 = machineCpu();
+  const r = await loadgen.run(opts);
+  const m1 = machineCpu();
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0);
+  const n = Math.max(1, r.result.requests.total);
+  return {
+    ...summarize(target, r),
+    serverCpuUsPerRequest: Math.round((cpu.user + cpu.system) / n),
+    serverEventLoopUtilization: Math.round(elu.utilization * 1000) / 1000,
+    loadgenCpuUsPerRequest: Math.round(r.loadgenCpuUs / n),
+    machineCpuUsPerRequest: Math.round((m1.busy - m0.busy) / n),
+    machineBusy: Math.round(((m1.busy - m0.busy) / Math.max(1, m1.total - m0.total)) * 1000) / 1000,
+    loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100,
+  };
+}
+
+type Measured = 'serverCpuUsPerRequest' | 'serverEventLoopUtilization' | 'loadgenCpuUsPerRequest' | 'machineCpuUsPerRequest' | 'machineBusy' | 'loadAverage1m';
+const summarize = (target: string, { result: r, latency }: LoadResult): Omit<Summary, Measured> => ({
+  target,
+  requestsPerSec: r.requests.mean,
+  requestsTotal: r.requests.total,
+  latencyMs: latency,
+  autocannonLatencyMs: { mean: r.latency.mean, p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99, max: r.latency.max },
+  errors: r.errors,
+  timeouts: r.timeouts,
+  non2xx: r.non2xx,
+  mismatches: r.mismatches,
+  status2xx: r['2xx'],
+});
+
+export const failures = (s: Summary) => s.errors + s.timeouts + s.non2xx + s.mismatches;
+
+export function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    node: process.version,
+  };
+}
+
+/** The commit measured, and whether the working tree had changes. */
+export function gitInfo(): { commit: string | null; dirty: boolean | null } {
+  try {
+    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8' }).trim();
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'apps', 'packages'], { cwd, encoding: 'utf8' });
+    return { commit, dirty: status.trim() !== '' };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+export function writeResults(name: string, data: unknown): string {
+  const dir = fileURLToPath(new URL('./results/', import.meta.url));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return path.relative(process.cwd(), file);
+}

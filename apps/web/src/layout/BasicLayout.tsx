@@ -36,7 +36,12 @@ export default function BasicLayout() {
 
   if (!isLoggedIn(session)) return <Navigate to={session.endedBecause ? `/login?status=${session.endedBecause}` : '/login'} replace />;
   if (session.mustResetPassword) return <Navigate to="/login?reset=1" replace />;
-  if (pathname === '/') return <Navigate to="/home" replace />;
+  if (pathname === '/') {
+    // home when permitted, else the first page the user may open
+    const first = flat.find((f) => f.def.page && !hasRequiredParam(f.fullPath));
+    const to = flat.some((f) => f.fullPath === '/home') ? '/home' : first ? first.fullPath.replace(/\/:[^/]+\?/g, '') : '/home';
+    return <Navigate to={to} replace />;
+  }
   // groups flagged redirect-to-first-child forward to their first permitted child
   const group = flat.find((f) => f.def.redirectToFirstChild && matchPath({ path: f.fullPath, end: true }, pathname));
   if (group) {

@@ -79,7 +79,7 @@ export default function LoginPage() {
   const mustReset = isLoggedIn(session) && session.mustResetPassword;
   // an expired session arrives here with ?status=20003 while its values are being cleared: stay
   if (isLoggedIn(session) && !mustReset && !params.get('reset') && !params.get('status')) {
-    queueMicrotask(() => navigate('/home', { replace: true }));
+    queueMicrotask(() => navigate('/', { replace: true }));
   }
 
   const submit = async (v: { loginName: string; password: string; captchaCode?: string }) => {
@@ -95,7 +95,7 @@ export default function LoginPage() {
       useTabs.getState().clear();
       session.signIn(data);
       message.success(t('auth.loginSuccess'));
-      if (!data.mustResetPassword) navigate('/home', { replace: true });
+      if (!data.mustResetPassword) navigate('/', { replace: true });
     } catch (e) {
       if (e instanceof LogicError) {
         setError(e.message);
@@ -114,7 +114,7 @@ export default function LoginPage() {
       <AuthFrame title={t('auth.resetTitle')}>
         <ResetPassword onDone={() => {
           session.setMustReset(false);
-          navigate('/home', { replace: true });
+          navigate('/', { replace: true });
         }} />
       </AuthFrame>
     );

@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, apiLogin, launch, login, newPage, shot, visible } from './support.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Picks an option of the antd Select inside a form item. */
+async function pick(page: Page, scope: ReturnType<Page['locator']>, field: string, option: string) {
+  await scope.locator(`#${field}`).click({ force: true });
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+}
+const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
+const row = (page: Page, text: string) => visible(page).locator('tr.ant-table-row', { hasText: text });
+
+describe('administration flows in the browser', () => {
+  it('creates an account, freezes it (it can no longer sign in) and thaws it', async () => {
+    const page = await newPage(browser, 'en');
+    await login(page, 'channel');
+    await page.goto('/home/account/list');
+    await visible(page).getByTestId('account-create').click();
+    const form = dialog(page);
+    await form.locator('#loginName').fill('e2e.operator');
+    await form.locator('#userName').fill('E2E operator');
+    await pick(page, form, 'roleId', 'Channel customer');
+    await form.locator('#phone').fill('13800001111;13800002222');
+    await form.locator('#password').fill('E2e#pass2026');
+    await shot(page, 'account-create-en');
+    await form.locator('.ant-btn-primary').last().click();
+    await row(page, 'e2e.operator').waitFor();
+    expect((await api('base/oauth/user/login', { loginName: 'e2e.operator', password: 'E2e#pass2026' })).success).toBe(true);
+
+    await row(page, 'e2e.operator').getByText('Freeze', { exact: true }).click();
+    const freeze = dialog(page);
+    await freeze.locator('.ant-btn-primary').last().click();
+    await expect(freeze.innerText()).resolves.toContain('Please select or enter');
+    await freeze.locator('#reason').fill('Left the company');
+    await freeze.locator('.ant-btn-primary').last().click();
+    await row(page, 'e2e.operator').getByText('Frozen').waitFor();
+    const refused = await api('base/oauth/user/login', { loginName: 'e2e.operator', password: 'E2e#pass2026' });
+    expect(refused.errorCode).toBe(20014);
+    await shot(page, 'account-frozen-en');
+
+    await row(page, 'e2e.operator').getByText('Thaw', { exact: true }).click();
+    const thaw = dialog(page);
+    await thaw.locator('#reason').fill('Came back');
+    await thaw.locator('.ant-btn-primary').last().click();
+    await row(page, 'e2e.operator').getByText('Normal').waitFor();
+    expect((await api('base/oauth/user/login', { loginName: 'e2e.operator', password: 'E2e#pass2026' })).success).toBe(true);
+
+    await row(page, 'e2e.operator').getByText('Freeze records').click();
+    await page.waitForURL('**/home/account/freeze/e2e.operator');
+    await expect.poll(() => visible(page).innerText(), { timeout: 15_000 }).toContain('Left the company');
+    await expect.poll(() => visible(page).innerText()).toContain('Came back');
+    await shot(page, 'freeze-records-en');
+    await page.context().close();
+  });
+
+  it('creates a role whose permissions take effect for its user after re-login', async () => {
+    const page = await newPage(browser, 'zh');
+    await login(page, 'admin');
+    await page.goto('/system/role/list');
+    await visible(page).getByRole('button', { name: /新增角色/ }).click();
+    const drawer = dialog(page);
+    await drawer.locator('#roleCode').fill('E2E_AUDITOR');
+    await drawer.locator('#roleName').fill('审计员');
+    await pick(page, drawer, 'roleType', '运营管理员');
+    await drawer.getByTestId('permission-filter').locator('input').fill('用户行为日志');
+    await drawer.getByTestId(`perm-14040000`).click();
+    await shot(page, 'role-create-zh');
+    await drawer.getByTestId('role-save').click();
+    await row(page, 'E2E_AUDITOR').waitFor();
+
+    const admin = await apiLogin('admin');
+    const roles = await api<{ list: { roleId: number; roleCode: string; permissions: number[] }[] }>('system/role/getRoleListPage', { roleName: '审计员' }, admin);
+    const role = roles.data.list.find((r) => r.roleCode === 'E2E_AUDITOR')!;
+    expect(role.permissions).toEqual(expect.arrayContaining([14000000, 14040000]));
+    expect((await api('core/account/account/saveAccount', { loginName: 'e2e.auditor', userName: '审计', roleId: role.roleId, password: 'Audit#2026x' }, admin)).success).toBe(true);
+
+    const user = await newPage(browser, 'zh');
+    await login(user, 'e2e.auditor', 'Audit#2026x');
+    await user.waitForURL('**/system/userBehavior/list');
+    const menu = async () => user.locator('.lx-sider .ant-menu-title-content').allInnerTexts();
+    expect(await menu()).toEqual(['系统', '用户行为日志']);
+
+    // grant the API log; it shows after signing in again
+    await api('system/role/updateRole', { roleId: role.roleId, permissions: [...role.permissions, 14010000] }, admin);
+    await login(user, 'e2e.auditor', 'Audit#2026x');
+    expect(await menu()).toEqual(['系统', 'API 请求日志', '用户行为日志']);
+    await shot(user, 'role-effect-zh');
+    await user.context().close();
+    await page.context().close();
+  });
+
+  it('creates an announcement and shows it in the header banner in both languages', async () => {
+    const page = await newPage(browser, 'zh');
+    await login(page, 'admin');
+    await page.goto('/shortcuts/notification/list');
+    await visible(page).getByRole('button', { name: /新增公告/ }).click();
+    const modal = dialog(page);
+    await modal.getByTestId('notice-content').fill('今晚 23:00 至 24:00 系统升级');
+    await modal.getByTestId('notice-english').fill('System upgrade tonight 23:00-24:00');
+    const end = modal.getByTestId('notice-end-date');
+    await end.click();
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    await end.fill(`${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())} 12:00`);
+    await end.press('Enter');
+    await modal.locator('.ant-btn-primary').last().click();
+    await page.getByTestId('notice-banner').waitFor();
+    await expect(page.getByTestId('notice-banner').innerText()).resolves.toContain('今晚 23:00 至 24:00 系统升级');
+    await shot(page, 'banner-zh');
+    await page.getByTestId('lang-toggle').click();
+    await expect.poll(() => page.getByTestId('notice-banner').innerText()).toContain('System upgrade tonight');
+    await shot(page, 'banner-en');
+    // other users see it too
+    const sub = await newPage(browser, 'en');
+    await login(sub, 'subcustomer');
+    await expect(sub.getByTestId('notice-banner').innerText()).resolves.toContain('System upgrade tonight');
+    await sub.context().close();
+    await page.context().close();
+  });
+
+  it('exports the behaviour log and downloads the file from the download tasks', async () => {
+    const page = await newPage(browser, 'en');
+    await login(page, 'admin');
+    await page.goto('/system/userBehavior/list');
+    await visible(page).locator('tr.ant-table-row').first().waitFor();
+    await visible(page).getByTestId('export-button').click();
+    await page.locator('.ant-message', { hasText: 'export task was created' }).waitFor();
+    await page.goto('/card/downloadtask/list');
+    const task = visible(page).locator('tr.ant-table-row', { hasText: 'User behaviour log' }).first();
+    await task.getByText('Succeeded').waitFor({ timeout: 30_000 });
+    await shot(page, 'downloads-en');
+    const [download] = await Promise.all([page.waitForEvent('download'), task.getByRole('button', { name: /Download/ }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^User behaviour log-\d{12}\.xlsx$/);
+    const file = await download.path();
+    const bytes = fs.readFileSync(file!);
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    await page.context().close();
+  });
+});

@@ -146,3 +146,53 @@ describe('administration flows in the browser', () => {
     await page.context().close();
   });
 });
+
+describe('open pages and first login', () => {
+  it('registers a company; after approval its administrator signs in', async () => {
+    const page = await newPage(browser, 'en');
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Register an enterprise account' }).click();
+    await page.waitForURL('**/register');
+    await page.locator('#custName').fill('E2E Smart Farming Ltd');
+    await page.locator('#loginName').fill('e2e.farm');
+    await page.locator('#password').fill('Farm#2026ok');
+    await page.locator('#confirmPassword').fill('Farm#2026ok');
+    await page.locator('#adminName').fill('Li Na');
+    await page.locator('#adminPhone').fill('13912345678 ');
+    await page.locator('button[type=submit]').click();
+    await expect(page.locator('form').innerText()).resolves.toContain('Spaces are not allowed');
+    await page.locator('#adminPhone').fill('13912345678');
+    await page.locator('#adminEmail').fill('li.na@farm.example.com');
+    await shot(page, 'register-en');
+    await page.locator('button[type=submit]').click();
+    await page.getByText('Your application was submitted').waitFor();
+
+    const admin = await apiLogin('admin');
+    const applies = await api<{ list: { applyId: number; loginName: string }[] }>('core/account/customer/getRegisterApplyListPage', { auditStatus: 0 }, admin);
+    const apply = applies.data.list.find((a) => a.loginName === 'e2e.farm')!;
+    expect((await api('core/account/customer/auditRegisterApply', { applyId: apply.applyId, pass: true }, admin)).success).toBe(true);
+    await login(page, 'e2e.farm', 'Farm#2026ok');
+    await page.waitForURL('**/home/index');
+    await page.context().close();
+  });
+
+  it('forces a password change when the account has a one-time password', async () => {
+    const admin = await apiLogin('admin');
+    const created = await api<{ initialPassword: string }>('core/account/account/saveAccount', { loginName: 'e2e.newbie', userName: 'Newbie', roleId: 2000 }, admin);
+    const page = await newPage(browser, 'zh');
+    await page.goto('/login');
+    await page.locator('#loginName').fill('e2e.newbie');
+    await page.locator('#password').fill(created.data.initialPassword);
+    await page.locator('button[type=submit]').click();
+    await page.locator('#newPassword').waitFor();
+    await expect(page.locator('.ant-alert').innerText()).resolves.toContain('请先修改密码');
+    await page.locator('#oldPassword').fill(created.data.initialPassword);
+    await page.locator('#newPassword').fill('Newbie#2026');
+    await page.locator('#confirmPassword').fill('Newbie#2026');
+    await shot(page, 'forced-change-zh');
+    await page.locator('button[type=submit]').click();
+    await page.waitForURL('**/home/index');
+    expect((await api('base/oauth/user/login', { loginName: 'e2e.newbie', password: 'Newbie#2026' })).data).toMatchObject({ mustResetPassword: false });
+    await page.context().close();
+  });
+});

@@ -7,10 +7,13 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench  # a fresh database on that server
  *
  * BENCH_SECONDS (10), BENCH_CONNECTIONS (10), BENCH_WARMUP_SECONDS (3), BENCH_BARE (auto | object | string).
- * Runs bare, platform, bare, platform and keeps the better run of each. Exits 0 whatever the ratio (it is a
+ * A third route runs the real list service without the platform, so the platform's own cost shows too.
+ * Runs bare, service, platform twice and keeps the better run of each. Exits 0 whatever the ratio (it is a
  * measurement), non-zero when any request failed, timed out, was not 2xx or did not return the expected body.
  */
 import Fastify from 'fastify';
+import { hashToken } from '../apps/server/src/platform/sessions.ts';
+import { CustomerService } from '../apps/server/src/modules/account/customers.ts';
 import {
   HOST, LIST_BODY, LIST_PATH, QUERY, LoadGen, capture, failures, gitInfo, machineBusyOver, machineInfo, measure, portOf,
   posInt, runBench, sleep, startPlatform, writeResults, type Summary,
@@ -24,10 +27,10 @@ const WARMUP_SECONDS = posInt('BENCH_WARMUP_SECONDS', 3);
 const BARE_MODE = (process.env.BENCH_BARE || 'auto') as 'auto' | 'object' | 'string';
 if (!['auto', 'object', 'string'].includes(BARE_MODE)) throw new Error(`BENCH_BARE must be auto, object or string (got ${BARE_MODE})`);
 
-type Target = 'bare' | 'platform';
+type Target = 'bare' | 'service' | 'platform';
 
 // bounded: warm-ups, four measured runs, settling, start and stop
-const budgetMs = (2 * WARMUP_SECONDS + 4 * SECONDS) * 1000 + 6 * SETTLE_MS + 180_000;
+const budgetMs = (3 * WARMUP_SECONDS + 6 * SECONDS) * 1000 + 9 * SETTLE_MS + 180_000;
 
 runBench(budgetMs, async (cleanup) => {
   const platform = await startPlatform(cleanup);
@@ -49,13 +52,28 @@ runBench(budgetMs, async (cleanup) => {
   const check = await capture(bareUrl, headers, LIST_BODY);
   if (check.text !== captured.text) throw new Error('the bare route does not answer the captured bytes');
 
+  // the same list read without the platform: a bare route calling the real service for the same actor, so
+  // platform ÷ service is what the platform itself costs (ARCHITECTURE §6: API vs the same SQL run directly)
+  const actor = await platform.built.deps.sessions.lookup(hashToken(platform.token));
+  if (!actor) throw new Error('no session for the benchmark token');
+  const service = new CustomerService(platform.database.db);
+  const direct = Fastify({ logger: false });
+  direct.post(LIST_PATH, async (req) => ({ success: true, msg: 'Operation success', errorCode: null, data: await service.list(req.body as never, actor) }));
+  cleanup.add(() => direct.close());
+  await direct.listen({ host: HOST, port: 0 });
+  const serviceUrl = `http://${HOST}:${portOf(direct)}${LIST_PATH}${QUERY}`;
+  const viaService = await capture(serviceUrl, headers, LIST_BODY);
+  if (JSON.stringify((viaService.parsed as { data: unknown }).data) !== JSON.stringify((captured.parsed as { data: unknown }).data)) {
+    throw new Error('the service route does not answer the same data');
+  }
+
   const loadgen = new LoadGen(cleanup);
-  const urls: Record<Target, string> = { bare: bareUrl, platform: platformUrl };
+  const urls: Record<Target, string> = { bare: bareUrl, service: serviceUrl, platform: platformUrl };
   // expectBody: every response must be byte-identical to the captured one (so success:true on the platform)
   const load = (target: Target, duration: number) =>
     measure(loadgen, target, {
       url: urls[target], method: 'POST', headers, body: LIST_BODY, connections: CONNECTIONS, pipelining: 1,
-      duration, timeout: 10, expectBody: captured.text,
+      duration, timeout: 10, expectBody: target === 'service' ? viaService.text : captured.text,
     });
 
   const machine = machineInfo();
@@ -74,7 +92,7 @@ runBench(budgetMs, async (cleanup) => {
     `  response   ${bytes} bytes, ${parsed.data.list.length} of ${parsed.data.total} customers; the bare route returns it as ` +
       (bareMode === 'object' ? 'the parsed object (JSON.stringify)' : 'the captured string'),
   );
-  console.log(`  load       ${CONNECTIONS} connections, ${SECONDS} s per run, warm-up ${WARMUP_SECONDS} s each, runs bare/platform/bare/platform\n`);
+  console.log(`  load       ${CONNECTIONS} connections, ${SECONDS} s per run, warm-up ${WARMUP_SECONDS} s each, runs bare/service/platform twice\n`);
 
   const line = (s: Summary) =>
     `${s.requestsPerSec.toFixed(0)} req/s, p50 ${s.latencyMs.p50.toFixed(2)} ms, p99 ${s.latencyMs.p99.toFixed(2)} ms, ` +
@@ -82,7 +100,7 @@ runBench(budgetMs, async (cleanup) => {
     `${failures(s) ? `, ${failures(s)} FAILED` : ''}`;
 
   const warmups: Summary[] = [];
-  for (const target of ['bare', 'platform'] as const) {
+  for (const target of ['bare', 'service', 'platform'] as const) {
     process.stdout.write(`  warm-up   ${target.padEnd(9)}`);
     const s = await load(target, WARMUP_SECONDS);
     warmups.push(s);
@@ -90,10 +108,10 @@ runBench(budgetMs, async (cleanup) => {
     await sleep(SETTLE_MS);
   }
 
-  const order: Target[] = ['bare', 'platform', 'bare', 'platform'];
+  const order: Target[] = ['bare', 'service', 'platform', 'bare', 'service', 'platform'];
   const runs: Summary[] = [];
   for (let i = 0; i < order.length; i++) {
-    process.stdout.write(`  run ${i + 1}/4   ${order[i].padEnd(9)}`);
+    process.stdout.write(`  run ${i + 1}/${order.length}   ${order[i].padEnd(9)}`);
     const s = await load(order[i], SECONDS);
     runs.push(s);
     console.log(line(s));
@@ -103,12 +121,14 @@ runBench(budgetMs, async (cleanup) => {
   const best = (t: Target) => runs.filter((r) => r.target === t).sort((a, b) => b.requestsPerSec - a.requestsPerSec)[0];
   const b = best('bare');
   const p = best('platform');
+  const sv = best('service');
   const ratio = p.requestsPerSec / b.requestsPerSec;
+  const overhead = p.requestsPerSec / sv.requestsPerSec;
   const pass = ratio >= TARGET_RATIO;
   const all = [...warmups, ...runs];
   const total = (t: Target, f: (s: Summary) => number) => all.filter((s) => s.target === t).reduce((n, s) => n + f(s), 0);
   const problems = Object.fromEntries(
-    (['bare', 'platform'] as const).map((t) => [
+    (['bare', 'service', 'platform'] as const).map((t) => [
       t,
       {
         responses2xx: total(t, (s) => s.status2xx), errors: total(t, (s) => s.errors), timeouts: total(t, (s) => s.timeouts),
@@ -116,7 +136,7 @@ runBench(budgetMs, async (cleanup) => {
       },
     ]),
   ) as Record<Target, { responses2xx: number; errors: number; timeouts: number; non2xx: number; unexpectedBody: number }>;
-  const failed = total('bare', failures) + total('platform', failures);
+  const failed = total('bare', failures) + total('service', failures) + total('platform', failures);
 
   const cols = (a: string, b2: string, c: string, d: string, e: string, f: string) =>
     `  ${a.padEnd(10)}${b2.padStart(12)}${c.padStart(10)}${d.padStart(11)}${e.padStart(10)}${f.padStart(20)}`;
@@ -125,8 +145,10 @@ runBench(budgetMs, async (cleanup) => {
   console.log(`\n  best of two runs each (${CONNECTIONS} connections, ${SECONDS} s):`);
   console.log(cols('', 'req/s mean', 'p50 ms', 'p97.5 ms', 'p99 ms', 'errors / non-2xx'));
   console.log(row('bare', b));
+  console.log(row('service', sv));
   console.log(row('platform', p));
   console.log(`\n  ratio platform ÷ bare requests/s: ${ratio.toFixed(3)}   target ≥ ${TARGET_RATIO.toFixed(2)}   ${pass ? 'PASS' : 'FAIL'}`);
+  console.log(`  ratio platform ÷ the same service call without the platform: ${overhead.toFixed(3)}   (what auth, permission, tenancy, validation, envelope and logging cost)`);
   const pp = problems.platform;
   console.log(
     `  platform responses (warm-ups included): ${pp.responses2xx} 2xx with the expected body (success:true), ${pp.non2xx} non-2xx, ` +
@@ -142,7 +164,8 @@ runBench(budgetMs, async (cleanup) => {
     git,
     settings: { seconds: SECONDS, connections: CONNECTIONS, warmupSeconds: WARMUP_SECONDS, pipelining: 1, order, bareMode },
     request: { method: 'POST', path: `${LIST_PATH}${QUERY}`, body: JSON.parse(LIST_BODY), login: 'enterprise', responseBytes: bytes },
-    best: { bare: b, platform: p },
+    best: { bare: b, service: sv, platform: p },
+    overheadRatio: overhead,
     ratio,
     target: TARGET_RATIO,
     pass,

@@ -12,3 +12,8 @@ if (!('ResizeObserver' in window)) {
     disconnect() {}
   };
 }
+
+// Testing Library cleans up automatically only with vitest globals: do it here
+import { afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+afterEach(() => cleanup());

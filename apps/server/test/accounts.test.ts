@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { AccountStatus, BehaviorAction, ErrorCode, FreezeAction, RoleType, validatePassword } from '@lynx/contract';
-import { backends, startTestApp, type TestApp } from './harness.ts';
+import { backends, multipart, startTestApp, type Part, type TestApp } from './harness.ts';
 
 /** Customers and accounts as operator staff (admin, manager) and as a channel customer. */
 const ZX = '智行物流科技有限公司';
@@ -9,24 +9,6 @@ const ZX_EAST = '智行物流华东分公司';
 const HD = '华电智能表计有限公司';
 const HD_SZ = '华电深圳运维中心';
 
-type Part = { name: string; value: string } | { name: string; filename: string; type: string; data: Buffer };
-
-/** A hand-built multipart body (no global FormData). */
-function multipart(parts: Part[]) {
-  const boundary = `----lynx${crypto.randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\n`));
-    if ('filename' in p) {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`), p.data);
-    } else {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}`));
-    }
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const png = (size: number) => Buffer.concat([PNG_SIG, crypto.randomBytes(size - PNG_SIG.length)]);

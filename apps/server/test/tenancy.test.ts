@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ErrorCode, ExportFormat, ExportState } from '@lynx/contract';
-import { backends, startTestApp, waitFor, DEMO_PASSWORD, type TestApp } from './harness.ts';
+import { backends, multipart, startTestApp, waitFor, DEMO_PASSWORD, type TestApp } from './harness.ts';
 
 /**
  * Tenant isolation, tried the way an attacker would: by guessing ids and login names of other tenants.
@@ -18,22 +18,6 @@ const NO_SUCH_LOGIN = 'no-such-user-x';
 
 const NOT_FOUND_EN = { success: false, errorCode: ErrorCode.NotFound, msg: 'Record not found', data: null };
 
-/** A hand-built multipart body (no global FormData). */
-function multipart(parts: ({ name: string; value: string } | { name: string; filename: string; type: string; data: Buffer })[]) {
-  const boundary = `----lynx${crypto.randomBytes(8).toString('hex')}`;
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\n`));
-    if ('filename' in p) {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`), p.data);
-    } else {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}`));
-    }
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), crypto.randomBytes(200)]);
 

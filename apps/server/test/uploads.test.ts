@@ -1,24 +1,17 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ErrorCode } from '@lynx/contract';
-import { backends, startTestApp, type TestApp } from './harness.ts';
+import { backends, multipart as build, startTestApp, type TestApp } from './harness.ts';
+
+/** Text fields plus at most one file, as the upload endpoints take them. */
+const multipart = (fields: Record<string, string>, file?: { field: string; name: string; type: string; data: Buffer }) =>
+  build([
+    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    ...(file ? [{ name: file.field, filename: file.name, type: file.type, data: file.data }] : []),
+  ]);
+
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const GIF = Buffer.from('GIF89a', 'latin1');
-
-/** A multipart body built by hand (Node 20's global FormData does not work with inject). */
-export function multipart(fields: Record<string, string>, file?: { field: string; name: string; type: string; data: Buffer }) {
-  const boundary = '----lynx' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    parts.push(file.data, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe.each(backends)('file uploads on %s', (backend) => {
   let t: TestApp;

@@ -42,6 +42,7 @@ describe.each(backends)('roles, announcements and API access on %s', (backend) =
 
     const list = await t.call('system/role/getRoleListPage', {}, { token: admin });
     expect(list.body.data.list.find((r: any) => r.roleId === roleId).accountCount).toBe(1);
+    expect(list.body.data.list.find((r: any) => r.roleId === RoleType.Enterprise)).toMatchObject({ roleName: '企业客户', roleNameEn: 'Enterprise customer' });
 
     const beh = await t.call('core/account/operationLog/getListPage', { loginName: 'admin' }, { token: admin });
     expect(beh.body.data.list.map((x: any) => x.action)).toEqual(expect.arrayContaining([7, 8]));

@@ -8,6 +8,8 @@ export const Role = Type.Object({
   roleId: Type.Integer(),
   roleCode: Type.String(),
   roleName: Type.String(),
+  /** English name of a built-in role (custom roles have one name) */
+  roleNameEn: Nullable(Type.String()),
   roleType: Type.Integer(),
   description: Nullable(Type.String()),
   permissions: Type.Array(Type.Integer()),

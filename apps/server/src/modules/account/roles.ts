@@ -34,7 +34,7 @@ export class RoleService {
 
   private toRole(r: RoleRow, accountCount: number) {
     return {
-      roleId: r.roleId, roleCode: r.roleCode, roleName: r.roleName, roleType: r.roleType, description: r.description,
+      roleId: r.roleId, roleCode: r.roleCode, roleName: r.roleName, roleNameEn: r.roleNameEn, roleType: r.roleType, description: r.description,
       permissions: r.permissions, builtIn: r.builtIn, accountCount, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
     };
   }

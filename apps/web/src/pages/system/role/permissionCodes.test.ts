@@ -80,3 +80,12 @@ describe('filterTree', () => {
     expect(codes(filterTree(keyword, tree))).toEqual(expected);
   });
 });
+
+describe('roleNameOf', () => {
+  it('uses the English name of built-in roles in English, the one name otherwise', async () => {
+    const { roleNameOf } = await import('./permissionCodes.ts');
+    expect(roleNameOf({ roleName: '企业客户', roleNameEn: 'Enterprise customer' }, 'en')).toBe('Enterprise customer');
+    expect(roleNameOf({ roleName: '企业客户', roleNameEn: 'Enterprise customer' }, 'zh')).toBe('企业客户');
+    expect(roleNameOf({ roleName: '审计员', roleNameEn: null }, 'en')).toBe('审计员');
+  });
+});

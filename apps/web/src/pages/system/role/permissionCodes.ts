@@ -123,3 +123,7 @@ export function filterTree(keyword: string, tree: PermissionNode[] = permissionT
     });
   return walk(tree);
 }
+
+/** A role's name in the UI language: built-in roles have an English name, custom roles one name. */
+export const roleNameOf = (r: { roleName: string; roleNameEn?: string | null }, language: string): string =>
+  language === 'en' && r.roleNameEn ? r.roleNameEn : r.roleName;

@@ -8,13 +8,14 @@ import { Perm, RoleType, role, formatDateTime } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { PermButton } from '../../../../components/PermButton.tsx';
+import { roleNameOf } from '../permissionCodes.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { RoleDrawer } from '../RoleDrawer.tsx';
 import { PermissionTreeView } from '../PermissionTree.tsx';
 
 /** /system/role/detail/:roleId: the role and the permissions it grants. */
 export default function RoleDetail() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const roleId = Number(useParams().roleId);
   const valid = Number.isInteger(roleId) && roleId > 0;
   const [editing, setEditing] = useState(false);
@@ -30,7 +31,7 @@ export default function RoleDetail() {
       <DetailPage
         loading={valid && query.isLoading}
         error={!valid || query.error || (query.isSuccess && !r) ? true : undefined}
-        title={r && <Space>{r.roleName}{r.builtIn && <Tag color="gold">{t('system.role.builtInTag')}</Tag>}</Space>}
+        title={r && <Space>{roleNameOf(r, i18n.language)}{r.builtIn && <Tag color="gold">{t('system.role.builtInTag')}</Tag>}</Space>}
         extra={
           r && (
             <PermButton perm={Perm.SystemRoleEdit} type="primary" icon={<EditOutlined />} onClick={() => setEditing(true)} data-testid="role-edit">
@@ -42,7 +43,7 @@ export default function RoleDetail() {
           r
             ? [
                 { label: t('system.role.roleCode'), value: <Typography.Text code>{r.roleCode}</Typography.Text> },
-                { label: t('system.role.roleName'), value: r.roleName },
+                { label: t('system.role.roleName'), value: roleNameOf(r, i18n.language) },
                 { label: t('system.role.roleType'), value: <StatusTag enumOf={RoleType} value={r.roleType} /> },
                 { label: t('system.role.builtIn'), value: r.builtIn ? t('common.yes') : t('common.no') },
                 { label: t('system.role.accountCount'), value: r.accountCount },

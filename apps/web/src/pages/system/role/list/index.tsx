@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { Perm, RoleType, role, formatDateTime } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
+import { roleNameOf } from '../permissionCodes.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { RoleDrawer, type RoleRecord } from '../RoleDrawer.tsx';
@@ -13,7 +14,7 @@ import { useRoleDelete } from '../useRoleDelete.tsx';
 
 /** /system/role/list: roles with their permission trees; built-in roles cannot be deleted (spec §6). */
 export default function RoleList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const table = useSearchTable(role.getRoleListPage);
   const canEdit = usePerm(Perm.SystemRoleEdit);
@@ -43,7 +44,7 @@ export default function RoleList() {
           { title: t('system.role.roleCode'), dataIndex: 'roleCode', width: 140, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
           {
             title: t('system.role.roleName'), dataIndex: 'roleName', width: 160,
-            render: (v: string, r) => <a onClick={() => navigate(`/system/role/detail/${r.roleId}`)} title={t('system.role.openDetail')}>{v}</a>,
+            render: (_v: string, r) => <a onClick={() => navigate(`/system/role/detail/${r.roleId}`)} title={t('system.role.openDetail')}>{roleNameOf(r, i18n.language)}</a>,
           },
           { title: t('system.role.roleType'), dataIndex: 'roleType', width: 150, render: (v: number) => <StatusTag enumOf={RoleType} value={v} /> },
           {

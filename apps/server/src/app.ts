@@ -22,6 +22,7 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { noticeRoutes } from './modules/notice/routes.ts';
 import { openApiRoutes } from './modules/openapi/routes.ts';
+import { networkRoutes } from './modules/network/routes.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 
 export interface AppDeps {
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   systemRoutes(app, deps);
   noticeRoutes(app, deps);
   openApiRoutes(app, deps);
+  networkRoutes(app, deps);
   docsRoutes(app);
   app.get('/api/health', async () => ({ ok: true, database: database.kind }));
 

@@ -5,3 +5,4 @@ export * from '../modules/auth/tables.ts';
 export * from '../platform/tables.ts';
 export * from '../modules/notice/tables.ts';
 export * from '../modules/openapi/tables.ts';
+export * from '../modules/network/tables.ts';

@@ -27,6 +27,8 @@ export interface ExportColumn {
 
 export interface ExportSpec<F = any> {
   title: Bilingual;
+  /** a permission code the export needs on top of the list's own (e.g. an export button code) */
+  perm?: number;
   columns: ExportColumn[];
   /** one page of the list, with the same tenant rules as the screen */
   page: (filters: F, actor: Actor) => Promise<{ list: Record<string, unknown>[]; total: number }>;
@@ -69,6 +71,7 @@ export class ExportService {
     if (!entry) throw new AppError(ErrorCode.ExportNotExportable);
     const perm = entry.endpoint.perm;
     if (perm && !perm.some((p) => ctx.actor.permissions.has(p))) throw new AppError(ErrorCode.PermissionDenied);
+    if (entry.spec.perm && !ctx.actor.permissions.has(entry.spec.perm)) throw new AppError(ErrorCode.PermissionDenied);
     const { current: _c, pageSize: _p, ...filters } = (body.filters ?? {}) as Record<string, unknown>;
     const probe = { ...filters, current: 1, pageSize: PAGE };
     if (!Value.Check(entry.endpoint.body, probe)) {
@@ -103,7 +106,7 @@ export class ExportService {
     const entry = this.specs.get(task.source);
     const actor = await this.loadActor(task.ownerAccountId);
     const perm = entry?.endpoint.perm;
-    if (!entry || !actor || (perm && !perm.some((p) => actor.permissions.has(p)))) {
+    if (!entry || !actor || (perm && !perm.some((p) => actor.permissions.has(p))) || (entry.spec.perm && !actor.permissions.has(entry.spec.perm))) {
       await finish({ state: ExportState.Failed, error: 'permission' });
       return;
     }

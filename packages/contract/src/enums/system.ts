@@ -29,3 +29,18 @@ export const NoticeState = defineEnum({
   Active: { value: 2, zh: '展示中', en: 'Showing' },
   Ended: { value: 3, zh: '已结束', en: 'Ended' },
 });
+
+export const ApnType = defineEnum({
+  Public: { value: 1, zh: '公网 APN', en: 'Public APN' },
+  Private: { value: 2, zh: '专网 APN', en: 'Private APN' },
+});
+
+export const IpAllocation = defineEnum({
+  Dynamic: { value: 1, zh: '动态分配', en: 'Dynamic' },
+  Static: { value: 2, zh: '静态分配', en: 'Static' },
+});
+
+export const ApnStatus = defineEnum({
+  Enabled: { value: 1, zh: '启用', en: 'Enabled' },
+  Disabled: { value: 2, zh: '停用', en: 'Disabled' },
+});

@@ -33,6 +33,8 @@ export default defineConfig({
           include: ['apps/web/e2e/**/*.e2e.ts'],
           globalSetup: ['apps/web/e2e/global-setup.ts'],
           testTimeout: 120_000,
+          // a browser step can lose a race on a busy 2-core machine; a real failure fails twice
+          retry: 1,
           maxWorkers: 1,
           fileParallelism: false,
         },

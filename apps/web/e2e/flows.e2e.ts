@@ -196,3 +196,28 @@ describe('open pages and first login', () => {
     await page.context().close();
   });
 });
+
+describe('network configuration', () => {
+  it('adds an APN; a duplicate name on the same operator is refused on the field', async () => {
+    const page = await newPage(browser, 'en');
+    await login(page, 'admin');
+    await page.goto('/operator/apn/list');
+    const add = async (name: string) => {
+      await visible(page).getByTestId('apn-add').click();
+      const modal = dialog(page);
+      await modal.getByTestId('apn-name').fill(name);
+      await pick(page, modal, 'operatorId', 'China Unicom');
+      await modal.locator('.ant-btn-primary').last().click();
+      return modal;
+    };
+    await add('cuiot.meter');
+    await row(page, 'cuiot.meter').waitFor();
+    const modal = await add('CUIOT.METER');
+    await modal.getByText('This operator already has an APN with this name').waitFor();
+    await shot(page, 'apn-duplicate-en');
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto('/operator/name/list');
+    await expect.poll(() => visible(page).innerText()).toContain('26th of each month');
+    await page.context().close();
+  });
+});

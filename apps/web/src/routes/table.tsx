@@ -1,4 +1,4 @@
-import { HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined } from '@ant-design/icons';
+import { HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 
@@ -52,6 +52,23 @@ export const routes: RouteDef[] = [
       {
         path: 'notification', titleKey: 'shortcutsNotification', perm: Perm.Notification, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'shortcutsNotification', page: () => import('../pages/shortcuts/notification/list/index.tsx') }],
+      },
+    ],
+  },
+  {
+    path: 'operator', titleKey: 'operator', perm: Perm.Operator, icon: <ApiOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'name', titleKey: 'operatorName', perm: 7040000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'operatorName', page: () => import('../pages/operator/name/list/index.tsx') }],
+      },
+      {
+        path: 'operator-apn', titleKey: 'operatorApn', perm: 7050000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'operatorApn', page: () => import('../pages/operator/operator-apn/list/index.tsx') }],
+      },
+      {
+        path: 'apn', titleKey: 'operatorApnManage', perm: 7010000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'operatorApnManage', page: () => import('../pages/operator/apn/list/index.tsx') }],
       },
     ],
   },

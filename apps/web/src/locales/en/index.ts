@@ -7,5 +7,6 @@ import home from './home.ts';
 import system from './system.ts';
 import notice from './notice.ts';
 import download from './download.ts';
+import operator from './operator.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator };

@@ -1,0 +1,35 @@
+/** Operator area: operator names, APNs, APNs by operator. */
+export default {
+  name: {
+    title: '运营商列表',
+    code: '运营商编码',
+    name: '运营商名称',
+    billingDay: '账期起始日',
+    billingDayValue: '每月 {{day}} 日',
+    apnCount: 'APN 数量',
+    emptyHint: '暂无运营商，运营商由平台初始化后在此展示',
+  },
+  apn: {
+    title: 'APN 列表',
+    apnName: 'APN 名称',
+    operator: '运营商',
+    apnType: 'APN 类型',
+    ipAllocation: 'IP 分配方式',
+    status: '状态',
+    remark: '备注',
+    createdBy: '创建人',
+    updatedAt: '更新时间',
+    add: '新增 APN',
+    edit: '编辑 APN',
+    apnNameHint: '1-63 个字符，由点分隔的标签组成，每个标签只含字母、数字和连字符，且不以连字符开头或结尾，例如 cmiot.example',
+    apnNameInvalid: 'APN 名称格式不正确：只能包含字母、数字、连字符和点，各段不能为空，且不能以连字符开头或结尾',
+    operatorLocked: '已创建的 APN 不能更换运营商',
+    emptyHint: '调整筛选条件，或点击“新增 APN”添加一个',
+  },
+  byOperator: {
+    title: '{{operator}}的 APN',
+    tab: '{{name}}（{{count}}）',
+    noOperators: '暂无运营商，运营商初始化后可在此按运营商查看 APN',
+    emptyHint: '该运营商下暂无 APN，可在“APN 管理”中新增',
+  },
+};

@@ -31,7 +31,8 @@ let dataDir = '';
 /** Builds the console, starts the real server on a fresh embedded database, and hands its URL to the specs. */
 export async function setup(project: TestProject) {
   if (!process.env.E2E_SKIP_BUILD) {
-    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: WEB, stdio: 'inherit' });
+    // the test runner sets NODE_ENV=test; the console under test is the production build
+    const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: WEB, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
     if (build.status !== 0) throw new Error('vite build failed');
   }
   fs.mkdirSync(path.join(WEB, 'e2e/artifacts'), { recursive: true });

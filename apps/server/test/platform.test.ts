@@ -74,6 +74,16 @@ describe.each(backends)('platform on %s', (backend) => {
     expect(nested.body.msg).toBe('Field filters.loginName: must not contain NUL characters');
   });
 
+  it('treats % and _ in text filters literally', async () => {
+    const admin = await t.login('admin');
+    const all = await t.call('core/account/account/getAccountListPage', { loginName: '_' }, { token: admin });
+    expect(all.body.data.total).toBe(0);
+    const pct = await t.call('core/account/customer/getCustomerListPage', { custName: '%' }, { token: admin });
+    expect(pct.body.data.total).toBe(0);
+    const some = await t.call('core/account/account/getAccountListPage', { loginName: 'ADM' }, { token: admin });
+    expect(some.body.data.list.map((a: any) => a.loginName)).toEqual(['admin']);
+  });
+
   it('keeps an API request log of who, path, status and duration', async () => {
     const admin = await t.login('admin');
     await t.call('core/account/account/getAccountListPage', {}, { token: admin });

@@ -32,3 +32,6 @@ export const totalOver = () => sql<number>`count(*) over()`.mapWith(Number);
 export async function pageFrom<R extends { total: number }>(rows: R[], p: { offset: number }, countAll: () => Promise<number>) {
   return { rows, total: rows.length ? rows[0].total : p.offset > 0 ? await countAll() : 0 };
 }
+
+/** An ILIKE pattern matching text that contains `s` literally (%, _ and \ in it are not wildcards). */
+export const contains = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;

@@ -8,7 +8,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { isChannel, isStaff, isSubCustomer, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
-import { orderOf, pageOf, iso, pageFrom, totalOver } from '../../platform/paging.ts';
+import { orderOf, pageOf, iso, pageFrom, totalOver, contains } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { generatePassword, hashPassword } from '../../platform/passwords.ts';
 import type { SessionStore } from '../../platform/sessions.ts';
@@ -16,7 +16,6 @@ import { accountFreezeRecords, accounts, customers, roles } from './tables.ts';
 import { loginRace, type CustomerService } from './customers.ts';
 
 const scopeCols = { custId: accounts.custId, rootCustId: accounts.rootCustId };
-const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
 const blankName = () => invalid('userName', { zh: '不能为空', en: 'must not be blank' });
 
 /** Which role types an account of a customer of this level may hold (staff accounts have no customer). */
@@ -75,8 +74,8 @@ export class AccountService {
     if (isSubCustomer(actor)) throw denied();
     const p = pageOf(q);
     const where: SQL[] = [tenantFilter(actor, scopeCols)];
-    if (q.loginName) where.push(ilike(accounts.loginName, like(q.loginName)));
-    if (q.userName) where.push(ilike(accounts.userName, like(q.userName)));
+    if (q.loginName) where.push(ilike(accounts.loginName, contains(q.loginName)));
+    if (q.userName) where.push(ilike(accounts.userName, contains(q.userName)));
     if (q.custId !== undefined) where.push(eq(accounts.custId, q.custId));
     if (q.roleId !== undefined) where.push(eq(accounts.roleId, q.roleId));
     if (q.status !== undefined) where.push(eq(accounts.status, q.status));
@@ -255,7 +254,7 @@ export class AccountService {
     if (isSubCustomer(actor)) throw denied();
     const where: SQL[] = [tenantFilter(actor, scopeCols)];
     if (filter.custId !== undefined) where.push(eq(accounts.custId, filter.custId));
-    if (filter.keyword) where.push(sql`(${ilike(accounts.loginName, like(filter.keyword))} or ${ilike(accounts.userName, like(filter.keyword))})`);
+    if (filter.keyword) where.push(sql`(${ilike(accounts.loginName, contains(filter.keyword))} or ${ilike(accounts.userName, contains(filter.keyword))})`);
     if (filter.roleIds) where.push(inArray(accounts.roleId, filter.roleIds));
     return this.db
       .select({ accountId: accounts.accountId, loginName: accounts.loginName, userName: accounts.userName, roleId: accounts.roleId, custId: accounts.custId })

@@ -9,7 +9,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { canSeeTenant, isChannel, isStaff, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
-import { orderOf, pageOf, iso, pageFrom, totalOver } from '../../platform/paging.ts';
+import { orderOf, pageOf, iso, pageFrom, totalOver, contains } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { publicFileUrl } from '../../platform/files.ts';
 import { accounts, customers, registerApplies } from './tables.ts';
@@ -103,7 +103,7 @@ export class CustomerService {
   async list(q: BodyOf<typeof api.getCustomerListPage>, actor: Actor) {
     const p = pageOf(q);
     const where: SQL[] = [tenantFilter(actor, scopeCols)];
-    if (q.custName) where.push(ilike(customers.custName, `%${q.custName.replace(/[%_\\]/g, '\\$&')}%`));
+    if (q.custName) where.push(ilike(customers.custName, contains(q.custName)));
     if (q.status !== undefined) where.push(eq(customers.status, q.status));
     if (q.level !== undefined) where.push(eq(customers.level, q.level));
     if (q.parentCustId !== undefined) where.push(eq(customers.parentCustId, q.parentCustId));
@@ -205,7 +205,7 @@ export class CustomerService {
     const p = pageOf(q);
     const where: SQL[] = [];
     if (q.auditStatus !== undefined) where.push(eq(registerApplies.auditStatus, q.auditStatus));
-    if (q.custName) where.push(ilike(registerApplies.custName, `%${q.custName.replace(/[%_\\]/g, '\\$&')}%`));
+    if (q.custName) where.push(ilike(registerApplies.custName, contains(q.custName)));
     const cond = where.length ? and(...where) : undefined;
     const [rows, [{ n }]] = await Promise.all([
       this.db.select().from(registerApplies).where(cond).orderBy(desc(registerApplies.applyId)).limit(p.limit).offset(p.offset),

@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, denied, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { isStaff, type Actor, type SessionContext } from '../../platform/context.ts';
-import { pageOf } from '../../platform/paging.ts';
+import { pageOf, contains } from '../../platform/paging.ts';
 import type { SessionStore } from '../../platform/sessions.ts';
 import { accounts, roles } from './tables.ts';
 
@@ -46,7 +46,7 @@ export class RoleService {
     if (!isStaff(actor)) throw denied();
     const p = pageOf(q);
     const where: SQL[] = [];
-    if (q.roleName) where.push(ilike(roles.roleName, `%${q.roleName.replace(/[%_\\]/g, '\\$&')}%`));
+    if (q.roleName) where.push(ilike(roles.roleName, contains(q.roleName)));
     if (q.roleType !== undefined) where.push(eq(roles.roleType, q.roleType));
     const cond = where.length ? and(...where) : undefined;
     const [rows, [{ n }], used] = await Promise.all([

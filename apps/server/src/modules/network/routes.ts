@@ -6,7 +6,7 @@ import type { AppDeps } from '../../app.ts';
 import { AppError, denied, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { isStaff, type Actor, type SessionContext } from '../../platform/context.ts';
-import { orderOf, pageFrom, pageOf, totalOver } from '../../platform/paging.ts';
+import { orderOf, pageFrom, pageOf, totalOver, contains } from '../../platform/paging.ts';
 import { blankToNull } from '../../platform/validate.ts';
 import type { Executor } from '../../db/client.ts';
 import { operators } from '../account/tables.ts';
@@ -40,7 +40,7 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps) {
     staffOnly(actor);
     const p = pageOf(q);
     const where: SQL[] = [];
-    if (q.apnName) where.push(ilike(apns.apnName, `%${q.apnName.replace(/[%_\\]/g, '\\$&')}%`));
+    if (q.apnName) where.push(ilike(apns.apnName, contains(q.apnName)));
     if (q.operatorId !== undefined) where.push(eq(apns.operatorId, q.operatorId));
     if (q.apnType !== undefined) where.push(eq(apns.apnType, q.apnType));
     if (q.status !== undefined) where.push(eq(apns.status, q.status));

@@ -5,7 +5,7 @@ import { bind } from '../../platform/http.ts';
 import type { AppDeps } from '../../app.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
-import { pageOf } from '../../platform/paging.ts';
+import { pageOf, contains } from '../../platform/paging.ts';
 import type { SessionContext } from '../../platform/context.ts';
 import { notifications } from './tables.ts';
 
@@ -38,7 +38,7 @@ export function noticeRoutes(app: FastifyInstance, deps: AppDeps) {
     const now = new Date();
     const where: SQL[] = [];
     if (q.keyword) {
-      const k = `%${q.keyword.replace(/[%_\\]/g, '\\$&')}%`;
+      const k = contains(q.keyword);
       where.push(or(ilike(notifications.content, k), ilike(notifications.englishContent, k))!);
     }
     if (q.state === NoticeState.Ended) where.push(lte(notifications.endDate, now));

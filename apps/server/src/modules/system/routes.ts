@@ -6,12 +6,11 @@ import { bind } from '../../platform/http.ts';
 import type { AppDeps } from '../../app.ts';
 import { apiLog, auditLog, behaviorLog, files } from '../../platform/tables.ts';
 import { canSeeTenant, tenantFilter, type Actor } from '../../platform/context.ts';
-import { orderOf, pageOf } from '../../platform/paging.ts';
+import { orderOf, pageOf, contains } from '../../platform/paging.ts';
 import { FieldError, notFound } from '../../platform/errors.ts';
 import { publicFileUrl, privateFileUrl, readMultipart, ruleOf } from '../../platform/files.ts';
 import { audit } from '../../platform/audit.ts';
 
-const like = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
 const range = (col: Column, q: { startDate?: string; endDate?: string }): SQL[] => [
   ...(q.startDate ? [gte(col, new Date(q.startDate))] : []),
   ...(q.endDate ? [lte(col, new Date(q.endDate))] : []),
@@ -26,7 +25,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
     const cond = and(
       tenantFilter(actor, behaviorLog),
       ...range(behaviorLog.createdAt, q),
-      q.loginName ? ilike(behaviorLog.loginName, like(q.loginName)) : undefined,
+      q.loginName ? ilike(behaviorLog.loginName, contains(q.loginName)) : undefined,
       q.action !== undefined ? eq(behaviorLog.action, q.action) : undefined,
     );
     const [rows, [{ n }]] = await Promise.all([
@@ -46,8 +45,8 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
     const cond = and(
       tenantFilter(actor, apiLog),
       ...range(apiLog.createdAt, q),
-      q.loginName ? ilike(apiLog.loginName, like(q.loginName)) : undefined,
-      q.path ? ilike(apiLog.path, like(q.path)) : undefined,
+      q.loginName ? ilike(apiLog.loginName, contains(q.loginName)) : undefined,
+      q.path ? ilike(apiLog.path, contains(q.path)) : undefined,
       q.status !== undefined ? eq(apiLog.status, q.status) : undefined,
     );
     const [rows, [{ n }]] = await Promise.all([
@@ -74,7 +73,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
       ...range(auditLog.createdAt, q),
       q.entity ? eq(auditLog.entity, q.entity) : undefined,
       q.entityId ? eq(auditLog.entityId, q.entityId) : undefined,
-      q.loginName ? ilike(auditLog.loginName, like(q.loginName)) : undefined,
+      q.loginName ? ilike(auditLog.loginName, contains(q.loginName)) : undefined,
     );
     const [rows, [{ n }]] = await Promise.all([
       db.select().from(auditLog).where(cond).orderBy(desc(auditLog.createdAt)).limit(p.limit).offset(p.offset),

@@ -88,3 +88,34 @@ describe('DetailPage', () => {
     expect(screen.getByText('-')).toBeInTheDocument();
   });
 });
+
+describe('useFormSave', () => {
+  it('puts a refusal whose code belongs to a field on that field, and reports success otherwise', async () => {
+    const { Form, Input } = await import('antd');
+    const { LogicError } = await import('../request/http.ts');
+    const { useFormSave } = await import('./useFormSave.ts');
+    let result: boolean | null = null;
+    function F({ fail }: { fail: boolean }) {
+      const [form] = Form.useForm();
+      const { save } = useFormSave(form, { 20043: 'apnName' });
+      return (
+        <Form form={form}>
+          <Form.Item name="apnName"><Input aria-label="name" /></Form.Item>
+          <button type="button" onClick={async () => {
+            result = await save(async () => {
+              if (fail) throw new LogicError('This operator already has an APN with this name', 20043);
+            });
+          }}>go</button>
+        </Form>
+      );
+    }
+    const { rerender } = render(<AntApp><F fail /></AntApp>);
+    fireEvent.click(screen.getByText('go'));
+    expect(await screen.findByText('This operator already has an APN with this name')).toBeInTheDocument();
+    expect(result).toBe(false);
+    rerender(<AntApp><F fail={false} /></AntApp>);
+    fireEvent.click(screen.getByText('go'));
+    expect(await screen.findByText('Operation success')).toBeInTheDocument();
+    await waitFor(() => expect(result).toBe(true));
+  });
+});

@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
-import { Alert, App, Button, Col, Drawer, Form, Input, Row, Select, Space } from 'antd';
+import { useEffect } from 'react';
+import { Alert, Button, Col, Drawer, Form, Input, Row, Select, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, RoleType, role, validateLength, type ResponseOf } from '@lynx/contract';
-import { call, LogicError } from '../../../request/http.ts';
+import { call } from '../../../request/http.ts';
 import { required, ruleOf } from '../../../components/rules.ts';
 import { PermissionTreeInput } from './PermissionTree.tsx';
+import { useFormSave } from '../../../components/useFormSave.ts';
 
 export type RoleRecord = ResponseOf<typeof role.getRoleDetail>;
 
@@ -23,10 +24,9 @@ const CODE_RE = /^[A-Za-z0-9_-]{2,32}$/;
 export function RoleDrawer({ open, record, onClose }: { open: boolean; record: RoleRecord | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [form] = Form.useForm<RoleForm>();
-  const [busy, setBusy] = useState(false);
+  const { busy, save: persist } = useFormSave(form, { [ErrorCode.RoleCodeTaken]: 'roleCode' });
   const isAdminRole = record?.roleId === RoleType.Admin;
 
   useEffect(() => {
@@ -55,28 +55,17 @@ export function RoleDrawer({ open, record, onClose }: { open: boolean; record: R
       description: values.description?.trim() ?? '',
       permissions: values.permissions ?? [],
     };
-    setBusy(true);
-    try {
-      if (record) {
-        await call(role.updateRole, { roleId: record.roleId, ...body, ...(!record.builtIn && { roleType: values.roleType }) }, { silent: true });
-      } else {
-        await call(role.saveRole, { ...body, roleType: values.roleType }, { silent: true });
-      }
-      message.success(t('common.operationSuccess'));
-      await Promise.all([
-        qc.invalidateQueries({ queryKey: [role.getRoleListPage.name] }),
-        qc.invalidateQueries({ queryKey: [role.getRoleDetail.name] }),
-      ]);
-      onClose();
-    } catch (e) {
-      if (e instanceof LogicError && e.errorCode === ErrorCode.RoleCodeTaken) {
-        form.setFields([{ name: 'roleCode', errors: [e.message] }]);
-      } else if (e instanceof Error) {
-        message.error(e.message);
-      }
-    } finally {
-      setBusy(false);
-    }
+    const saved = await persist(() =>
+      record
+        ? call(role.updateRole, { roleId: record.roleId, ...body, ...(!record.builtIn && { roleType: values.roleType }) }, { silent: true })
+        : call(role.saveRole, { ...body, roleType: values.roleType }, { silent: true }),
+    );
+    if (!saved) return;
+    await Promise.all([
+      qc.invalidateQueries({ queryKey: [role.getRoleListPage.name] }),
+      qc.invalidateQueries({ queryKey: [role.getRoleDetail.name] }),
+    ]);
+    onClose();
   };
 
   return (

@@ -1,12 +1,13 @@
-import { useEffect, useState } from 'react';
-import { App, Form, Input, Modal, Radio, Select } from 'antd';
+import { useEffect } from 'react';
+import { Form, Input, Modal, Radio, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
 import { ApnStatus, ApnType, ErrorCode, IpAllocation, countChars, network, validateLength } from '@lynx/contract';
-import { call, LogicError } from '../../../../request/http.ts';
+import { call } from '../../../../request/http.ts';
 import { required, ruleOf } from '../../../../components/rules.ts';
 import type { ApnRow, OperatorRow } from '../../shared.tsx';
 import { operatorName } from '../../shared.tsx';
+import { useFormSave } from '../../../../components/useFormSave.ts';
 
 interface ApnForm {
   apnName: string;
@@ -28,9 +29,8 @@ export function ApnModal({ open, record, operators, onClose, onSaved }: {
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const { message } = App.useApp();
   const [form] = Form.useForm<ApnForm>();
-  const [busy, setBusy] = useState(false);
+  const { busy, save: persist } = useFormSave(form, { [ErrorCode.ApnNameTaken]: 'apnName' });
 
   useEffect(() => {
     if (!open) return;
@@ -61,18 +61,14 @@ export function ApnModal({ open, record, operators, onClose, onSaved }: {
       return;
     }
     const body = { apnName: v.apnName, apnType: v.apnType, ipAllocation: v.ipAllocation, status: v.status, remark: v.remark?.trim() ?? '' };
-    setBusy(true);
-    try {
-      if (record) await call(network.updateApn, { apnId: record.apnId, ...body }, { silent: true });
-      else await call(network.saveApn, { ...body, operatorId: v.operatorId }, { silent: true });
-      message.success(t('common.operationSuccess'));
+    const saved = await persist(() =>
+      record
+        ? call(network.updateApn, { apnId: record.apnId, ...body }, { silent: true })
+        : call(network.saveApn, { ...body, operatorId: v.operatorId }, { silent: true }),
+    );
+    if (saved) {
       onSaved();
       onClose();
-    } catch (e) {
-      if (e instanceof LogicError && e.errorCode === ErrorCode.ApnNameTaken) form.setFields([{ name: 'apnName', errors: [e.message] }]);
-      else if (e instanceof Error) message.error(e.message);
-    } finally {
-      setBusy(false);
     }
   };
 

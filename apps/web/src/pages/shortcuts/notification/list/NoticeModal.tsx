@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
-import { App, DatePicker, Form, Input, Modal, Radio, Typography } from 'antd';
+import { useEffect } from 'react';
+import { DatePicker, Form, Input, Modal, Radio, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, SendMode, countChars, notice, validateLength, type ResponseOf } from '@lynx/contract';
-import { call, LogicError } from '../../../../request/http.ts';
+import { call } from '../../../../request/http.ts';
 import { required, ruleOf } from '../../../../components/rules.ts';
+import { useFormSave } from '../../../../components/useFormSave.ts';
 
 export type NoticeRecord = ResponseOf<typeof notice.getNotificationListPage>['list'][number];
 
@@ -24,9 +25,8 @@ const TIME_FORMAT = 'YYYY-MM-DD HH:mm';
 export function NoticeModal({ open, record, onClose, onSaved }: { open: boolean; record: NoticeRecord | null; onClose: () => void; onSaved: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const { message } = App.useApp();
   const [form] = Form.useForm<NoticeForm>();
-  const [busy, setBusy] = useState(false);
+  const { busy, save: persist } = useFormSave(form, { [ErrorCode.EndBeforeSend]: 'endDate' });
   const mode = Form.useWatch('sendMode', form);
   const timed = mode === SendMode.Timed;
 
@@ -68,18 +68,12 @@ export function NoticeModal({ open, record, onClose, onSaved }: { open: boolean;
       ...(v.sendMode === SendMode.Timed && v.sendTime && { sendTime: v.sendTime.toISOString() }),
       endDate: v.endDate.toISOString(),
     };
-    setBusy(true);
-    try {
-      if (record) await call(notice.updateNotification, { id: record.id, ...body }, { silent: true });
-      else await call(notice.saveNotification, body, { silent: true });
-      message.success(t('common.operationSuccess'));
+    const saved = await persist(() =>
+      record ? call(notice.updateNotification, { id: record.id, ...body }, { silent: true }) : call(notice.saveNotification, body, { silent: true }),
+    );
+    if (saved) {
       onSaved();
       onClose();
-    } catch (e) {
-      if (e instanceof LogicError && e.errorCode === ErrorCode.EndBeforeSend) form.setFields([{ name: 'endDate', errors: [e.message] }]);
-      else if (e instanceof Error) message.error(e.message);
-    } finally {
-      setBusy(false);
     }
   };
 

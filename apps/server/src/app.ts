@@ -23,6 +23,11 @@ import { systemRoutes } from './modules/system/routes.ts';
 import { noticeRoutes } from './modules/notice/routes.ts';
 import { openApiRoutes } from './modules/openapi/routes.ts';
 import { networkRoutes } from './modules/network/routes.ts';
+import { commservRoutes } from './modules/network/commserv-routes.ts';
+import { planRoutes } from './modules/plan/plan-routes.ts';
+import { opconfigRoutes } from './modules/network/opconfig-routes.ts';
+import { netconfigRoutes } from './modules/network/netconfig-routes.ts';
+import { retailRoutes } from './modules/plan/retail-routes.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 
 export interface AppDeps {
@@ -88,6 +93,11 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   noticeRoutes(app, deps);
   openApiRoutes(app, deps);
   networkRoutes(app, deps);
+  commservRoutes(app, deps);
+  planRoutes(app, deps);
+  opconfigRoutes(app, deps);
+  netconfigRoutes(app, deps);
+  retailRoutes(app, deps);
   docsRoutes(app);
   app.get('/api/health', async () => ({ ok: true, database: database.kind }));
 

@@ -41,6 +41,11 @@ export const ErrorCode = {
   ApnNameTaken: 20043,
   ExportNotReady: 20040,
   ExportNotExportable: 20041,
+  // commserv area: 20100-20149
+  // plan area: 20150-20199
+  // opconfig area: 20200-20249
+  // netconfig area: 20250-20299
+  // retail area: 20300-20329
   ServerError: 20500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -94,6 +99,11 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.EndBeforeSend]: { zh: '结束时间必须晚于发送时间', en: 'The end date must be after the send time' },
   [ErrorCode.ExportNotReady]: { zh: '导出文件尚未生成', en: 'The export file is not ready' },
   [ErrorCode.ExportNotExportable]: { zh: '该列表不支持导出', en: 'This list cannot be exported' },
+  // commserv messages
+  // plan messages
+  // opconfig messages
+  // netconfig messages
+  // retail messages
   [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
 };
 

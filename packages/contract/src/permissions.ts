@@ -92,6 +92,8 @@ export const permissionTree: PermissionNode[] = [
   page(Perm.Billing, '计费', 'Billing', [
     page(Perm.PackageManage, '套餐管理', 'Package management', [
       btn(4010001, '删除套餐', 'Delete package'), btn(4010002, '上下架', 'Publish / unpublish'),
+      btn(4010003, '新增/复制基础套餐', 'Add / copy basic plan'), btn(4010004, '调价', 'Price adjustment'),
+      btn(4010005, '新增/编辑零售套餐', 'Add / edit retail plan'), btn(4010006, '导出', 'Export packages'),
     ]),
     page(4020000, '账单', 'Bills'),
     page(4030000, '订单中心', 'Order centre'),
@@ -121,16 +123,31 @@ export const permissionTree: PermissionNode[] = [
   ]),
   page(Perm.Operator, '运营商', 'Operators', [
     page(7010000, 'APN', 'APNs', [btn(7010001, '新增', 'Add APN'), btn(7010002, '编辑', 'Edit APN'), btn(7010003, '导出', 'Export APNs')]),
-    page(7020000, '标准套餐导入', 'Rate plan import', [btn(7020001, '开关', 'Switch'), btn(7020002, '删除', 'Delete')]),
-    page(7030000, '通信服务', 'Communication services'),
+    page(7020000, '标准套餐导入', 'Rate plan import', [
+      btn(7020001, '开关', 'Switch'), btn(7020002, '删除', 'Delete'), btn(7020003, '导入', 'Import'),
+    ]),
+    page(7030000, '通信服务', 'Communication services', [
+      btn(7030001, '新增', 'Add service'), btn(7030002, '编辑', 'Edit service'), btn(7030003, '删除', 'Delete service'),
+      btn(7030004, '限速/重定向配置', 'Speed-limit / redirect settings'),
+    ]),
     page(7040000, '运营商名称', 'Operator names'),
     page(7050000, '运营商 APN', 'Operator APNs'),
-    page(7060000, '接入配置', 'Access configuration'),
-    page(7070000, '通信计划', 'Communication plans'),
-    page(7080000, '防火墙配置', 'Firewall'),
-    page(7090000, '联通通信计划', 'China Unicom communication plans'),
-    page(7100000, '换卡失败记录', 'Card change failures'),
-    page(7110000, '平台配置', 'Platform configuration'),
+    page(7060000, '接入配置', 'Access configuration', [
+      btn(7060001, '新增', 'Add access'), btn(7060002, '编辑', 'Edit access'), btn(7060003, '删除', 'Delete access'),
+      btn(7060004, '连接测试', 'Test connection'),
+    ]),
+    page(7070000, '通信计划', 'Communication plans', [btn(7070001, '新增/编辑', 'Add / edit plan'), btn(7070002, '删除', 'Delete plan')]),
+    page(7080000, '防火墙配置', 'Firewall', [
+      btn(7080001, '新增', 'Add policy'), btn(7080002, '编辑', 'Edit policy'), btn(7080003, '删除', 'Delete policy'),
+      btn(7080004, '导出', 'Export'), btn(7080005, '地址簿维护', 'Maintain address books'),
+    ]),
+    page(7090000, '联通通信计划', 'China Unicom communication plans', [
+      btn(7090001, '新增/复制', 'Add / copy'), btn(7090002, '编辑', 'Edit'), btn(7090003, '删除', 'Delete'),
+    ]),
+    page(7100000, '换卡失败记录', 'Card change failures', [btn(7100001, '处理/重试', 'Mark handled / retry')]),
+    page(7110000, '平台配置', 'Platform configuration', [
+      btn(7110001, '新增', 'Add'), btn(7110002, '编辑', 'Edit'), btn(7110003, '删除', 'Delete'), btn(7110004, '启停', 'Switch state'),
+    ]),
   ]),
   page(Perm.Business, '企业', 'Business', [
     page(Perm.BusinessCustomer, '客户列表', 'Customers', [
@@ -154,7 +171,9 @@ export const permissionTree: PermissionNode[] = [
     page(10030000, '流量使用', 'Data usage'),
   ]),
   page(Perm.Stock, '库存', 'Stock', [
-    page(11010000, '库存列表', 'Stock list'), page(11020000, '运营商套餐导入', 'Operator plan import'),
+    page(11010000, '库存列表', 'Stock list'), page(11020000, '运营商套餐导入', 'Operator plan import', [
+      btn(11020001, '开关', 'Switch'), btn(11020002, '删除', 'Delete'), btn(11020003, '导入', 'Import'),
+    ]),
     page(11030000, '库存操作', 'Stock operations'),
   ]),
   page(Perm.Content, '内容权益', 'Content', [

@@ -6,3 +6,8 @@ export * from '../platform/tables.ts';
 export * from '../modules/notice/tables.ts';
 export * from '../modules/openapi/tables.ts';
 export * from '../modules/network/tables.ts';
+export * from '../modules/network/commserv-tables.ts';
+export * from '../modules/plan/plan-tables.ts';
+export * from '../modules/network/opconfig-tables.ts';
+export * from '../modules/network/netconfig-tables.ts';
+export * from '../modules/plan/retail-tables.ts';

@@ -1,4 +1,4 @@
-import { HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined } from '@ant-design/icons';
+import { AccountBookOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 
@@ -38,6 +38,18 @@ export const routes: RouteDef[] = [
     ],
   },
   {
+    path: 'billing', titleKey: 'billing', perm: Perm.Billing, icon: <AccountBookOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'package', titleKey: 'billingPackage', perm: Perm.PackageManage, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          // plan routes (basic plans, supplementary packs, price adjustment, change list)
+          // retail routes (addretail, editretail, copyretail, retaildetail, retailrecord)
+        ],
+      },
+    ],
+  },
+  {
     path: 'card', titleKey: 'card', perm: Perm.Card, icon: <CreditCardOutlined />, redirectToFirstChild: true,
     children: [
       {
@@ -70,8 +82,13 @@ export const routes: RouteDef[] = [
         path: 'apn', titleKey: 'operatorApnManage', perm: 7010000, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'operatorApnManage', page: () => import('../pages/operator/apn/list/index.tsx') }],
       },
+      // commserv routes
+      // opconfig routes
+      // netconfig routes
     ],
   },
+  // netconfig: stock group
+  // opconfig: operationManagement group
   {
     path: 'system', titleKey: 'system', perm: Perm.System, icon: <SettingOutlined />, redirectToFirstChild: true,
     children: [

@@ -5,13 +5,18 @@ import * as role from './role.ts';
 import * as notice from './notice.ts';
 import * as apiservice from './apiservice.ts';
 import * as network from './network.ts';
+import * as commserv from './commserv.ts';
+import * as plan from './plan.ts';
+import * as opconfig from './opconfig.ts';
+import * as netconfig from './netconfig.ts';
+import * as retail from './retail.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
-export { auth, account, system, role, notice, apiservice, network };
+export { auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail };
 
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'name' in v && 'method' in v && 'response' in v && 'kind' in v;
 
 /** Every endpoint of the product, in one list: the server binds them, the OpenAPI document lists them. */
-export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice, network].flatMap((m) => Object.values(m).filter(isEndpoint));
+export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail].flatMap((m) => Object.values(m).filter(isEndpoint));

@@ -20,6 +20,13 @@ const en: Messages<typeof zh> = {
   operatorName: 'Operator names',
   operatorApn: 'Operator APNs',
   operatorApnManage: 'APN management',
+  billing: 'Billing',
+  billingPackage: 'Packages',
+  // commserv menu keys
+  // plan menu keys
+  // opconfig menu keys
+  // netconfig menu keys
+  // retail menu keys
   system: 'System',
   systemApi: 'API request log',
   systemRole: 'Roles',

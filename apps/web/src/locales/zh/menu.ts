@@ -18,6 +18,13 @@ export default {
   operatorName: '运营商名称',
   operatorApn: '运营商 APN',
   operatorApnManage: 'APN 管理',
+  billing: '计费',
+  billingPackage: '套餐管理',
+  // commserv menu keys
+  // plan menu keys
+  // opconfig menu keys
+  // netconfig menu keys
+  // retail menu keys
   system: '系统',
   systemApi: 'API 请求日志',
   systemRole: '角色管理',

@@ -1,0 +1,5 @@
+import type zh from '../zh/commserv.ts';
+import type { Messages } from '../types.ts';
+
+const en: Messages<typeof zh> = {};
+export default en;

@@ -1,0 +1,2 @@
+/** Texts of the commserv area (issue 4). */
+export default {};

@@ -1,0 +1,2 @@
+/** Texts of the netconfig area (issue 4). */
+export default {};

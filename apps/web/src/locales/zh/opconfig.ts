@@ -1,0 +1,2 @@
+/** Texts of the opconfig area (issue 4). */
+export default {};

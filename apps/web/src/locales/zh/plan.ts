@@ -1,0 +1,2 @@
+/** Texts of the plan area (issue 4). */
+export default {};

@@ -1,0 +1,2 @@
+/** Texts of retail plans (issue 4). */
+export default {};

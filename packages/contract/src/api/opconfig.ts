@@ -1,0 +1,2 @@
+// Endpoints of the opconfig area (issue 4). Filled in by the module's author.
+export {};

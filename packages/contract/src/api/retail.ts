@@ -1,0 +1,2 @@
+// Endpoints of retail plans (issue 4). Filled in by the module's author.
+export {};

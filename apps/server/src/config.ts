@@ -23,6 +23,11 @@ export interface Config {
   logLevel: string;
   /** static console build served at / when present */
   webDist: string;
+  /**
+   * key (32 bytes, hex or base64) encrypting operator credentials and platform secrets at rest; when
+   * absent a random key is generated once into DATA_DIR/secret.key (mode 0600)
+   */
+  secretKey: string | null;
 }
 
 const int = (v: string | undefined, fallback: number): number => {
@@ -52,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     seedDemo: env.CMP_SEED !== 'off',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     webDist: path.resolve(env.CMP_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    secretKey: env.CMP_SECRET_KEY || null,
     ...overrides,
   };
 }

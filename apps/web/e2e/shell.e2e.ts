@@ -17,11 +17,11 @@ const homeChildren = (page: import('playwright-core').Page) =>
 
 describe('console shell', () => {
   it.each([
-    ['admin', ['首页', '卡管理', '快捷操作', '运营商', '系统'], ['概览', '客户管理', '账号管理']],
-    ['manager', ['首页', '卡管理', '快捷操作', '运营商', '系统'], ['概览', '客户管理', '账号管理']],
-    ['enterprise', ['首页', '卡管理', '系统'], ['概览', '客户管理', '账号管理']],
-    ['channel', ['首页', '卡管理', '系统'], ['概览', '客户管理', '账号管理']],
-    ['subcustomer', ['首页', '卡管理'], ['概览']],
+    ['admin', ['首页', '计费', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
+    ['manager', ['首页', '计费', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
+    ['enterprise', ['首页', '计费', '卡管理', '系统'], ['概览', '客户管理', '账号管理']],
+    ['channel', ['首页', '计费', '卡管理', '系统'], ['概览', '客户管理', '账号管理']],
+    ['subcustomer', ['首页', '计费', '卡管理'], ['概览']],
   ])('%s sees exactly the permitted menu', async (loginName, top, home) => {
     const page = await newPage(browser, 'zh');
     await login(page, loginName);
@@ -43,18 +43,18 @@ describe('console shell', () => {
   it('switches the whole shell between Chinese and English and remembers it', async () => {
     const page = await newPage(browser, 'zh');
     await login(page, 'admin');
-    expect(await topMenu(page)).toEqual(['首页', '卡管理', '快捷操作', '运营商', '系统']);
+    expect(await topMenu(page)).toEqual(['首页', '计费', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统']);
     await expect(page.locator('.lx-breadcrumb').innerText()).resolves.toContain('首页');
     await page.getByTestId('lang-toggle').click();
     await page.waitForFunction(() => document.querySelector('.lx-sider')?.textContent?.includes('Home'));
-    expect(await topMenu(page)).toEqual(['Home', 'Cards', 'Shortcuts', 'Operators', 'System']);
+    expect(await topMenu(page)).toEqual(['Home', 'Billing', 'Cards', 'Shortcuts', 'Operators', 'Stock', 'Operation management', 'System']);
     await expect(page.locator('.lx-breadcrumb').innerText()).resolves.toContain('Overview');
     await expect(page.locator('.lx-header-search input').getAttribute('placeholder')).resolves.toBe('Search pages');
     expect(await page.evaluate(() => localStorage.getItem('lx_language'))).toBe('en');
     await shot(page, 'shell-en');
     await page.reload();
     await page.locator('.lx-sider').waitFor();
-    expect(await topMenu(page)).toEqual(['Home', 'Cards', 'Shortcuts', 'Operators', 'System']);
+    expect(await topMenu(page)).toEqual(['Home', 'Billing', 'Cards', 'Shortcuts', 'Operators', 'Stock', 'Operation management', 'System']);
     await page.context().close();
   });
 

@@ -2,9 +2,10 @@ import type { Executor } from '../db/client.ts';
 import { auditLog, behaviorLog } from './tables.ts';
 import type { RequestContext } from './context.ts';
 
-// exact secret fields, and anything named *Hash, *Secret, *Token, *Credential(s); flags such as
+// exact secret fields (passwords, app/api/private keys), and anything named *Hash, *Secret, *Token,
+// *Credential(s), *Passphrase, *Sealed, *PrivateKey, *ApiKey; flags such as
 // mustResetPassword stay readable
-const SECRET_KEYS = /^(password|oldPassword|newPassword|confirmPassword|initialPassword|secret|token|credentials?)$|(Hash|Secret|Token|Credentials?)$/;
+const SECRET_KEYS = /^(password|oldPassword|newPassword|confirmPassword|initialPassword|secret|token|credentials?|appKey|apiKey|privateKey)$|(Hash|Secret|Token|Credentials?|Passphrase|Sealed|PrivateKey|ApiKey)$/;
 
 /** Copies a record for the audit trail with secrets masked. */
 export function redact(value: unknown): unknown {

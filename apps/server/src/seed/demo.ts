@@ -3,6 +3,10 @@ import { Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStat
 import type { Db, Executor } from '../db/client.ts';
 import { accounts, customers, operators, roles } from '../modules/account/tables.ts';
 import { generatePassword, hashPassword } from '../platform/passwords.ts';
+import { seedCommServices } from '../modules/network/commserv-seed.ts';
+import { seedPlans } from '../modules/plan/plan-seed.ts';
+import { seedRetailPlans } from '../modules/plan/retail-seed.ts';
+import { seedNetconfig } from '../modules/network/netconfig-seed.ts';
 
 export interface SeedResult {
   logins: { loginName: string; roleId: number; password: string }[];
@@ -19,7 +23,8 @@ export function builtInRolePermissions(): Record<number, number[]> {
     ...expandCodes([6010000, 6050000, 6060000, 6070000, 6080000, 6100000, 6110000]),
     Perm.Shortcuts, Perm.Business, Perm.System, Perm.SystemUserBehavior,
   ]);
-  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001];
+  // package buttons for staff only: delete 4010001, publish 4010002, add/copy basic 4010003, price adjustment 4010004
+  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 4010001, 4010002, 4010003, 4010004];
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
@@ -29,6 +34,8 @@ export function builtInRolePermissions(): Record<number, number[]> {
       uniq([
         Perm.Home, Perm.HomeApiManage, Perm.HomeLogo, Perm.Card, Perm.Billing, Perm.Shortcuts,
         ...expandCodes([Perm.CardList, 2020000, Perm.CardDownloadTask, 2110000, 4020000, 6050000, 6100000, Perm.Report, Perm.AutoRule]),
+        // package management: view the plans released to it
+        Perm.PackageManage,
       ]),
       [2010007],
     ),
@@ -87,6 +94,7 @@ export async function seedDemo(db: Db, demoPassword: string | null): Promise<See
       { operatorId: Operator.ChinaUnicom, code: 'CUCC', nameZh: '中国联通', nameEn: 'China Unicom', billingDay: 26 },
       { operatorId: Operator.ChinaTelecom, code: 'CTCC', nameZh: '中国电信', nameEn: 'China Telecom', billingDay: 1 },
     ]);
+    await seedCommServices(tx);
     const zhixing = await customer(tx, '智行物流科技有限公司', null, {
       adminName: '王芳', adminEmail: 'it@zhixing-logistics.example.com', adminPhone: '13911112222', preDeposit: 50000, credit: 10000,
       industryLevel1: '交通物流', industryLevel2: '冷链运输', salesName: '李明', salesPhone: '13700001111',
@@ -98,6 +106,9 @@ export async function seedDemo(db: Db, demoPassword: string | null): Promise<See
     const east = await customer(tx, '智行物流华东分公司', zhixing, { adminName: '赵强', adminEmail: 'east@zhixing-logistics.example.com', adminPhone: '13533334444' });
     await customer(tx, '智行冷链配送中心', zhixing, { adminName: '孙丽', adminEmail: 'cold@zhixing-logistics.example.com', adminPhone: '13544445555' });
     await customer(tx, '华电深圳运维中心', huadian, { adminName: '周涛', adminEmail: 'sz@huadian-meter.example.com', adminPhone: '13455556666' });
+    await seedPlans(tx, zhixing);
+    await seedRetailPlans(tx, zhixing);
+    await seedNetconfig(tx);
     const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };
     for (const p of hashed) {
       const c = custOf[p.loginName];

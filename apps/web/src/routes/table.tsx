@@ -1,4 +1,4 @@
-import { AccountBookOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined } from '@ant-design/icons';
+import { AccountBookOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 
@@ -44,7 +44,18 @@ export const routes: RouteDef[] = [
         path: 'package', titleKey: 'billingPackage', perm: Perm.PackageManage, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [
           // plan routes (basic plans, supplementary packs, price adjustment, change list)
+          { path: 'list/:tab?', titleKey: 'billingPackageList', noTab: true, page: () => import('../pages/billing/package/list/index.tsx') },
+          { path: 'addbasic', titleKey: 'billingBasicAdd', perm: 4010003, page: () => import('../pages/billing/package/form/index.tsx') },
+          { path: 'copybasic/:goodsReleaseId/:isCopy', titleKey: 'billingBasicCopy', perm: 4010003, page: () => import('../pages/billing/package/form/index.tsx') },
+          { path: 'priceAdjustment/:goodsReleaseId/:isCopy', titleKey: 'billingPriceAdjustment', perm: 4010004, page: () => import('../pages/billing/package/price/index.tsx') },
+          { path: 'basicdetail/:goodsReleaseId/:tariffType', titleKey: 'billingBasicDetail', page: () => import('../pages/billing/package/detail/index.tsx') },
+          { path: 'basicChangeList/:goodsReleaseId', titleKey: 'billingBasicChangeList', perm: 4010004, page: () => import('../pages/billing/package/changes/index.tsx') },
           // retail routes (addretail, editretail, copyretail, retaildetail, retailrecord)
+          { path: 'addretail', titleKey: 'billingRetailAdd', perm: 4010005, page: () => import('../pages/billing/package/retail/form/index.tsx') },
+          { path: 'editretail/:retailId', titleKey: 'billingRetailEdit', perm: 4010005, page: () => import('../pages/billing/package/retail/form/index.tsx') },
+          { path: 'copyretail/:retailId/:isCopy', titleKey: 'billingRetailCopy', perm: 4010005, page: () => import('../pages/billing/package/retail/form/index.tsx') },
+          { path: 'retaildetail/:retailId/:tariffType', titleKey: 'billingRetailDetail', page: () => import('../pages/billing/package/retail/detail/index.tsx') },
+          { path: 'retailrecord/:retailId', titleKey: 'billingRetailRecord', page: () => import('../pages/billing/package/retail/record/index.tsx') },
         ],
       },
     ],
@@ -83,12 +94,109 @@ export const routes: RouteDef[] = [
         children: [{ path: 'list', titleKey: 'operatorApnManage', page: () => import('../pages/operator/apn/list/index.tsx') }],
       },
       // commserv routes
+      {
+        path: 'commserv-list', titleKey: 'operatorCommserv', perm: 7030000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorCommserv', page: () => import('../pages/operator/commserv-list/list/index.tsx') },
+          { path: 'detail/:commservId', titleKey: 'operatorCommservDetail', page: () => import('../pages/operator/commserv-list/detail/index.tsx') },
+          { path: 'add', titleKey: 'operatorCommservAdd', perm: 7030001, page: () => import('../pages/operator/commserv-list/add/index.tsx') },
+          { path: 'edit/:commservId', titleKey: 'operatorCommservEdit', perm: 7030002, page: () => import('../pages/operator/commserv-list/edit/index.tsx') },
+          {
+            path: 'config-manager', titleKey: 'operatorCommservConfig', perm: 7030004, redirectToFirstChild: true,
+            children: [
+              { path: 'speedLimit', titleKey: 'operatorCommservSpeedLimit', page: () => import('../pages/operator/commserv-list/config-manager/speedLimit/index.tsx') },
+              { path: 'redirect', titleKey: 'operatorCommservRedirect', page: () => import('../pages/operator/commserv-list/config-manager/redirect/index.tsx') },
+            ],
+          },
+        ],
+      },
       // opconfig routes
+      {
+        path: 'config', titleKey: 'operatorConfig', perm: 7060000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorConfig', page: () => import('../pages/operator/config/list/index.tsx') },
+          { path: 'add', titleKey: 'operatorConfigAdd', perm: 7060001, page: () => import('../pages/operator/config/form/index.tsx') },
+          { path: 'edit/:operAccountId', titleKey: 'operatorConfigEdit', perm: 7060002, page: () => import('../pages/operator/config/form/index.tsx') },
+          { path: 'detail/:operAccountId', titleKey: 'operatorConfigDetail', page: () => import('../pages/operator/config/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'platformConfig', titleKey: 'operatorPlatformConfig', perm: 7110000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorPlatformConfig', page: () => import('../pages/operator/platformConfig/list/index.tsx') },
+          { path: 'detail/:platformId', titleKey: 'operatorPlatformConfigDetail', page: () => import('../pages/operator/platformConfig/detail/index.tsx') },
+          { path: 'add/:platformId', titleKey: 'operatorPlatformConfigAdd', perm: 7110001, noTab: true, page: () => import('../pages/operator/platformConfig/form/index.tsx') },
+          { path: 'edit/:platformId/:id', titleKey: 'operatorPlatformConfigEdit', perm: 7110002, noTab: true, page: () => import('../pages/operator/platformConfig/form/index.tsx') },
+        ],
+      },
+      {
+        path: 'comm', titleKey: 'operatorComm', perm: 7070000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'operatorComm', page: () => import('../pages/operator/comm/list/index.tsx') }],
+      },
+      {
+        path: 'OperatorRetryFailureRecord', titleKey: 'operatorRetryFailure', perm: 7100000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorRetryFailure', page: () => import('../pages/operator/OperatorRetryFailureRecord/list/index.tsx') },
+          { path: 'detail/:msisdn', titleKey: 'operatorRetryFailureDetail', page: () => import('../pages/operator/OperatorRetryFailureRecord/detail/index.tsx') },
+        ],
+      },
       // netconfig routes
+      {
+        path: 'goods-import', titleKey: 'operatorGoodsImport', perm: 7020000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorGoodsImport', page: () => import('../pages/operator/goods-import/list/index.tsx') },
+          { path: 'add', titleKey: 'operatorGoodsImportAdd', perm: 7020003, page: () => import('../pages/operator/goods-import/add/index.tsx') },
+        ],
+      },
+      {
+        path: 'firewallConfig', titleKey: 'operatorFirewall', perm: 7080000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorFirewall', page: () => import('../pages/operator/firewallConfig/list/index.tsx') },
+          { path: 'detail/:policyId', titleKey: 'operatorFirewallDetail', page: () => import('../pages/operator/firewallConfig/detail/index.tsx') },
+          { path: 'add', titleKey: 'operatorFirewallAdd', perm: 7080001, page: () => import('../pages/operator/firewallConfig/form/index.tsx') },
+          { path: 'edit/:policyId', titleKey: 'operatorFirewallEdit', perm: 7080002, page: () => import('../pages/operator/firewallConfig/form/index.tsx') },
+          { path: 'sourceAddress', titleKey: 'operatorFirewallSource', page: () => import('../pages/operator/firewallConfig/sourceAddress/index.tsx') },
+          { path: 'targetAddress', titleKey: 'operatorFirewallTarget', page: () => import('../pages/operator/firewallConfig/targetAddress/index.tsx') },
+        ],
+      },
+      {
+        path: 'ltcomm', titleKey: 'operatorLtcomm', perm: 7090000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorLtcomm', page: () => import('../pages/operator/ltcomm/list/index.tsx') },
+          { path: 'config/add', titleKey: 'operatorLtcommAdd', perm: 7090001, page: () => import('../pages/operator/ltcomm/config/index.tsx') },
+          { path: 'config/edit/:planID', titleKey: 'operatorLtcommEdit', perm: 7090002, page: () => import('../pages/operator/ltcomm/config/index.tsx') },
+          { path: 'config/copy/:planID', titleKey: 'operatorLtcommCopy', perm: 7090001, page: () => import('../pages/operator/ltcomm/config/index.tsx') },
+          { path: 'config/detail/:planID', titleKey: 'operatorLtcommDetail', page: () => import('../pages/operator/ltcomm/detail/index.tsx') },
+        ],
+      },
     ],
   },
   // netconfig: stock group
+  {
+    path: 'stock', titleKey: 'stock', perm: Perm.Stock, icon: <InboxOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'goods-import', titleKey: 'stockGoodsImport', perm: 11020000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:tab?', titleKey: 'stockGoodsImport', page: () => import('../pages/stock/goods-import/list/index.tsx') },
+          { path: 'add/:type?', titleKey: 'stockGoodsImportAdd', perm: 11020003, page: () => import('../pages/stock/goods-import/add/index.tsx') },
+        ],
+      },
+    ],
+  },
   // opconfig: operationManagement group
+  {
+    path: 'operationManagement', titleKey: 'operationManagement', perm: 7100000, icon: <ToolOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'OperatorRetryFailureRecord', titleKey: 'operatorRetryFailure', perm: 7100000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'operatorRetryFailure', page: () => import('../pages/operator/OperatorRetryFailureRecord/list/index.tsx') },
+          { path: 'detail/:msisdn', titleKey: 'operatorRetryFailureDetail', page: () => import('../pages/operator/OperatorRetryFailureRecord/detail/index.tsx') },
+        ],
+      },
+    ],
+  },
   {
     path: 'system', titleKey: 'system', perm: Perm.System, icon: <SettingOutlined />, redirectToFirstChild: true,
     children: [

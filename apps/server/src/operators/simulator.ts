@@ -1,0 +1,159 @@
+import crypto from 'node:crypto';
+import type {
+  CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery,
+} from './gateway.ts';
+
+/**
+ * The built-in network simulator: a carrier platform that lives inside the server, so the product works
+ * end to end without a carrier contract. It behaves like one, deterministically:
+ * - it issues app keys and secrets (issueSimulatorCredentials) and authenticates every call against them:
+ *   a secret that does not belong to its app key is refused, as a real platform would;
+ * - it implements API versions v1 and v2 (v3 is refused as unsupported);
+ * - it refuses card changes for ICCIDs matching the account's failing pattern, and for a stable share of
+ *   cards given by the account's failure rate (the same card and change always get the same answer, so
+ *   a retry succeeds once the rule no longer applies), which is what fills the card change failure list;
+ * - usage is derived from the ICCID and the day, so every query of the same period gives the same numbers.
+ * The simulator is a stand-in for a carrier, not a security boundary: its issuer key is public.
+ */
+export const SIMULATOR_PLATFORM = 'Lynx network simulator';
+export const SIMULATOR_API_VERSIONS = ['v1', 'v2'];
+const ISSUER_KEY = 'lynx-network-simulator/issuer/v1';
+const CARD_STATES = [60, 61, 62, 63, 64, 65, 66, 67, 68];
+
+/** The secret the simulated carrier issued for an app key. */
+export const simulatorSecretFor = (appKey: string): string => crypto.createHmac('sha256', ISSUER_KEY).update(appKey).digest('base64url').slice(0, 32);
+
+/** A new app key and its secret, as the simulated carrier's portal would hand them out. */
+export function issueSimulatorCredentials(): { appKey: string; appSecret: string } {
+  const appKey = `SIM${crypto.randomBytes(8).toString('hex').toUpperCase()}`;
+  return { appKey, appSecret: simulatorSecretFor(appKey) };
+}
+
+/**
+ * `*` any run, `?` one character; everything else literal; case-insensitive, whole ICCID. A linear-time
+ * glob match (one backtrack point): a regex of many `.*` backtracks exponentially on a near miss
+ * ('************F' took seconds), and the pattern is typed by staff and checked on every card change.
+ */
+export function iccidMatches(pattern: string | null, iccid: string): boolean {
+  if (!pattern) return false;
+  const p = pattern.toUpperCase();
+  const s = iccid.toUpperCase();
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (i < s.length) {
+    if (j < p.length && (p[j] === '?' || p[j] === s[i])) {
+      i++;
+      j++;
+    } else if (j < p.length && p[j] === '*') {
+      star = j++;
+      mark = i;
+    } else if (star >= 0) {
+      j = star + 1;
+      i = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (j < p.length && p[j] === '*') j++;
+  return j === p.length;
+}
+
+const hash = (...parts: (string | number)[]) => crypto.createHash('sha256').update(parts.join('|')).digest();
+/** 0..99, stable for the same inputs */
+const bucket = (...parts: (string | number)[]) => hash(...parts).readUInt32BE(0) % 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Refusal = { ok: false; code: string; message: string; latencyMs: number; retryable: boolean };
+
+export function createSimulatorGateway(account: GatewayAccount): OperatorGateway {
+  /** a simulated network round trip of a few milliseconds, stable per endpoint; the reported latency is measured */
+  const roundTrip = async <T,>(work: () => Omit<Refusal, 'latencyMs'> | { ok: true; data: T }): Promise<GatewayResult<T>> => {
+    const started = performance.now();
+    await sleep(2 + (hash(account.endpointUrl).readUInt8(0) % 8));
+    const r = work();
+    const latencyMs = Math.max(1, Math.round(performance.now() - started));
+    return { ...r, latencyMs } as GatewayResult<T>;
+  };
+
+  const authenticate = (): Omit<Refusal, 'latencyMs'> | null => {
+    let url: URL;
+    try {
+      url = new URL(account.endpointUrl);
+    } catch {
+      return { ok: false, code: 'BAD_ENDPOINT', message: `endpoint ${account.endpointUrl} is not a valid URL`, retryable: false };
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return { ok: false, code: 'BAD_ENDPOINT', message: `endpoint protocol ${url.protocol} is not supported`, retryable: false };
+    }
+    if (!SIMULATOR_API_VERSIONS.includes(account.apiVersion)) {
+      return { ok: false, code: 'UNSUPPORTED_VERSION', message: `API version ${account.apiVersion} is not supported (the simulator implements ${SIMULATOR_API_VERSIONS.join(', ')})`, retryable: false };
+    }
+    const { appKey, appSecret } = account.credentials;
+    if (!appKey || !appSecret) return { ok: false, code: 'AUTH_FAILED', message: 'authentication failed: app key and app secret are required', retryable: false };
+    const expected = Buffer.from(simulatorSecretFor(appKey));
+    const given = Buffer.from(appSecret);
+    if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) {
+      return { ok: false, code: 'AUTH_FAILED', message: 'authentication failed: the app secret does not belong to this app key', retryable: false };
+    }
+    return null;
+  };
+
+  const cardRule = (iccid: string, operation: string, target: string | number): Omit<Refusal, 'latencyMs'> | null => {
+    if (!/^[0-9A-Fa-f]{18,22}$/.test(iccid)) return { ok: false, code: 'INVALID_ICCID', message: `ICCID ${iccid} is not valid`, retryable: false };
+    if (iccidMatches(account.simFailIccidPattern, iccid)) {
+      return { ok: false, code: 'CARD_REJECTED', message: `the operator refused the change for this card (ICCID matches ${account.simFailIccidPattern})`, retryable: true };
+    }
+    if (account.simFailureRate > 0 && bucket(account.operAccountId, iccid, operation, target) < account.simFailureRate) {
+      return { ok: false, code: 'OPERATOR_BUSY', message: `the operator platform did not accept the request (simulated failure rate ${account.simFailureRate}%)`, retryable: true };
+    }
+    return null;
+  };
+
+  const accepted = (iccid: string, operation: string): ChangeAccepted => ({
+    requestId: `SIM-${hash(account.operAccountId, iccid, operation, Date.now(), Math.random()).toString('hex').slice(0, 16).toUpperCase()}`,
+    acceptedAt: new Date().toISOString(),
+  });
+
+  return {
+    adapter: 'simulator',
+    testConnection: () =>
+      roundTrip<ConnectionInfo>(() => authenticate() ?? { ok: true, data: { platform: SIMULATOR_PLATFORM, apiVersion: account.apiVersion, serverTime: new Date().toISOString() } }),
+
+    changeCardState: (req: CardStateChange) =>
+      roundTrip<ChangeAccepted>(() => {
+        const refused = authenticate() ?? cardRule(req.iccid, 'state', req.targetState);
+        if (refused) return refused;
+        if (!CARD_STATES.includes(req.targetState)) return { ok: false, code: 'INVALID_STATE', message: `card state ${req.targetState} is unknown`, retryable: false };
+        return { ok: true, data: accepted(req.iccid, 'state') };
+      }),
+
+    changePlan: (req: PlanChange) =>
+      roundTrip<ChangeAccepted>(() => {
+        const refused = authenticate() ?? cardRule(req.iccid, 'plan', req.planCode);
+        if (refused) return refused;
+        if (!req.planCode.trim()) return { ok: false, code: 'INVALID_PLAN', message: 'the plan code is empty', retryable: false };
+        return { ok: true, data: accepted(req.iccid, 'plan') };
+      }),
+
+    queryUsage: (req: UsageQuery) =>
+      roundTrip<Usage>(() => {
+        const refused = authenticate();
+        if (refused) return refused;
+        if (!(req.to >= req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the period is before its start', retryable: false };
+        const day = 86_400_000;
+        let dataBytes = 0;
+        let smsCount = 0;
+        let voiceSeconds = 0;
+        // one value per calendar day (UTC), at most a year, so the same period always sums the same
+        for (let t = Math.floor(req.from.getTime() / day); t <= Math.floor(req.to.getTime() / day) && t - Math.floor(req.from.getTime() / day) < 366; t++) {
+          const h = hash(req.iccid, t);
+          dataBytes += h.readUInt32BE(0) % (64 * 1024 * 1024);
+          smsCount += h.readUInt8(4) % 4;
+          voiceSeconds += h.readUInt8(5) % 3 === 0 ? h.readUInt16BE(6) % 600 : 0;
+        }
+        return { ok: true, data: { iccid: req.iccid, from: req.from.toISOString(), to: req.to.toISOString(), dataBytes, smsCount, voiceSeconds } };
+      }),
+  };
+}

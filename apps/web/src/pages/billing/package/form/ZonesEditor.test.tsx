@@ -1,0 +1,55 @@
+import { describe, it, expect, beforeEach } from 'vitest';
+import { render, screen, fireEvent, waitFor } from '@testing-library/react';
+import { App as AntApp, Form } from 'antd';
+import { setLanguage } from '../../../../locales/i18n.ts';
+import { ZonesEditor } from './ZonesEditor.tsx';
+import type { ServiceOption } from './zones.ts';
+
+const services = new Map<number, ServiceOption>([
+  [1, { commservId: 1, name: 'Internet', qosCount: 2, whitelistCount: 0 }],
+  [2, { commservId: 2, name: 'Bare', qosCount: 0, whitelistCount: 0 }],
+]);
+
+function Harness({ zones }: { zones: { zoneName: string; commservIds: number[] }[] }) {
+  const [form] = Form.useForm();
+  return (
+    <AntApp>
+      <Form form={form} initialValues={{ zones }}>
+        <ZonesEditor form={form} services={services} loading={false} />
+        <button type="button" onClick={() => void form.validateFields().catch(() => undefined)}>validate</button>
+      </Form>
+    </AntApp>
+  );
+}
+
+beforeEach(async () => {
+  await setLanguage('en');
+});
+
+describe('zones editor', () => {
+  it('adds zones up to ten and refuses the eleventh with the spec message', async () => {
+    render(<Harness zones={[]} />);
+    expect(screen.getByText(/No zones yet/)).toBeInTheDocument();
+    const add = screen.getByTestId('zone-add');
+    for (let i = 0; i < 10; i++) fireEvent.click(add);
+    await waitFor(() => expect(screen.getByText('10 / 10 zones')).toBeInTheDocument());
+    expect(screen.queryByTestId('zone-limit-error')).toBeNull();
+    expect(screen.getAllByTestId(/^zone-\d+-services$/)).toHaveLength(10);
+    fireEvent.click(add);
+    expect(await screen.findByTestId('zone-limit-error')).toHaveTextContent('Zones: a plan has at most 10 zones');
+    expect(screen.getByText('10 / 10 zones')).toBeInTheDocument();
+  });
+
+  it('shows a service repeated across zones on both zone fields', async () => {
+    render(<Harness zones={[{ zoneName: 'North', commservIds: [1] }, { zoneName: 'South', commservIds: [1, 2] }]} />);
+    fireEvent.click(screen.getByText('validate'));
+    expect(await screen.findByText('Zone "North": do not select the same communication service (Internet)')).toBeInTheDocument();
+    expect(screen.getByText('Zone "South": do not select the same communication service (Internet)')).toBeInTheDocument();
+  });
+
+  it('refuses a service without QoS', async () => {
+    render(<Harness zones={[{ zoneName: 'East', commservIds: [2] }]} />);
+    fireEvent.click(screen.getByText('validate'));
+    expect(await screen.findByText('Zone "East": communication service "Bare" has no QoS configured, select again')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,51 @@
+import { Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { formatMoney, retail, type ResponseOf } from '@lynx/contract';
+import { call } from '../../../../request/http.ts';
+
+export type RetailRow = ResponseOf<typeof retail.getRetailListPage>['list'][number];
+export type RetailDetail = ResponseOf<typeof retail.getRetailDetail>;
+
+export const RETAIL_PERM_EDIT = 4010005;
+export const RETAIL_PERM_EXPORT = retail.RETAIL_EXPORT;
+export const RETAIL_LIST_PATH = '/billing/package/list/retail';
+
+export const RETAIL_STATUS_COLORS: Record<number, string> = { [retail.RetailStatus.OnSale]: 'green', [retail.RetailStatus.OffSale]: 'default' };
+
+export const retailPaths = {
+  add: () => '/billing/package/addretail',
+  edit: (id: number) => `/billing/package/editretail/${id}`,
+  copy: (id: number) => `/billing/package/copyretail/${id}/1`,
+  detail: (r: { retailId: number; tariffType: number }) => `/billing/package/retaildetail/${r.retailId}/${r.tariffType}`,
+  record: (id: number) => `/billing/package/retailrecord/${id}`,
+  basicDetail: (r: { goodsReleaseId: number; tariffType: number }) => `/billing/package/basicdetail/${r.goodsReleaseId}/${r.tariffType}`,
+};
+
+/** A price struck through, as end users see it next to the retail price. */
+export function CrossedPrice({ value }: { value: number | null | undefined }) {
+  if (value === null || value === undefined) return <>-</>;
+  return <Typography.Text delete type="secondary">{formatMoney(value)}</Typography.Text>;
+}
+
+/** A percentage without trailing zeros ('15.5'); `withSign` adds the % where the label carries no unit. */
+export const percent = (v: number | null | undefined, withSign = false) =>
+  v === null || v === undefined ? '-' : `${Number(v).toFixed(2).replace(/\.?0+$/, '')}${withSign ? '%' : ''}`;
+
+/** Customers the caller may pick (its own tenant), optionally only those a basic plan is released to. */
+export function useRetailCustomers(goodsReleaseId?: number) {
+  return useQuery({
+    queryKey: [retail.getRetailCustomerOptions.name, { goodsReleaseId }],
+    queryFn: ({ signal }) => call(retail.getRetailCustomerOptions, goodsReleaseId ? { goodsReleaseId } : {}, { signal, silent: true }),
+    staleTime: 60_000,
+  });
+}
+
+/** Published main plans or event packs, released to the customer when one is given. */
+export function useRetailBasics(kind: 'main' | 'event', custId?: number, enabled = true) {
+  return useQuery({
+    queryKey: [retail.getRetailBasicOptions.name, { kind, custId }],
+    queryFn: ({ signal }) => call(retail.getRetailBasicOptions, { kind, ...(custId ? { custId } : {}) }, { signal, silent: true }),
+    enabled,
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,41 @@
+// Shared pieces of the basic plan screens (Billing → Packages): paths, permission codes, colours, queries.
+import { useQueryClient } from '@tanstack/react-query';
+import { Tag } from 'antd';
+import { PlanStatus, PriceChangeStatus, plan, type ResponseOf } from '@lynx/contract';
+
+export type PlanRow = ResponseOf<typeof plan.getBasicPlanListPage>['list'][number];
+export type PlanDetail = ResponseOf<typeof plan.getBasicPlanDetail>;
+
+export const PLAN_PERM = { page: 4010000, delete: 4010001, publish: 4010002, add: 4010003, price: 4010004, export: 4010006 } as const;
+
+export const LIST_PATH = '/billing/package/list';
+export const planPaths = {
+  list: (tab: 'basic' | 'supplementary' | 'retail' = 'basic') => `${LIST_PATH}/${tab}`,
+  add: () => '/billing/package/addbasic',
+  copy: (id: number) => `/billing/package/copybasic/${id}/1`,
+  edit: (id: number) => `/billing/package/copybasic/${id}/0`,
+  price: (id: number, fromChange = false) => `/billing/package/priceAdjustment/${id}/${fromChange ? 1 : 0}`,
+  detail: (r: { goodsReleaseId: number; tariffType: number }) => `/billing/package/basicdetail/${r.goodsReleaseId}/${r.tariffType}`,
+  changes: (id: number) => `/billing/package/basicChangeList/${id}`,
+};
+
+export const PLAN_STATUS_COLORS: Record<number, string> = {
+  [PlanStatus.Draft]: 'default', [PlanStatus.Published]: 'green', [PlanStatus.Unpublished]: 'orange',
+};
+export const CHANGE_STATUS_COLORS: Record<number, string> = { [PriceChangeStatus.Pending]: 'gold', [PriceChangeStatus.Effective]: 'green' };
+
+/** Invalidates every cached read of basic plans after a change. */
+export function useInvalidatePlans() {
+  const qc = useQueryClient();
+  return () => {
+    for (const e of [plan.getBasicPlanListPage, plan.getBasicPlanDetail, plan.getBasicPlanReleases, plan.getPriceChangeListPage, plan.getPriceChangeItemPage]) {
+      void qc.invalidateQueries({ queryKey: [e.name] });
+    }
+  };
+}
+
+/** A small tag list (network types, regions). */
+export function Tags({ items }: { items: string[] }) {
+  if (!items.length) return <>-</>;
+  return <>{items.map((x) => <Tag key={x}>{x}</Tag>)}</>;
+}

@@ -151,6 +151,9 @@ describe.each(backends)('retail plans on %s', (backend) => {
     const custs = await t.call('billing/retailGoods/customerOptions', { goodsReleaseId: plan.main }, { token: ent });
     expect(custs.body.data.map((c: any) => c.custId).sort()).toEqual([cust.zhixing, cust.east].sort());
     expect((await t.call('billing/retailGoods/customerOptions', { goodsReleaseId: plan.main }, { token: chan })).body.data).toEqual([]);
+    const byName = await t.call('billing/retailGoods/customerOptions', { custName: '华东' }, { token: ent });
+    expect(byName.body.data.map((c: any) => c.custId)).toEqual([cust.east]);
+    expect((await t.call('billing/retailGoods/customerOptions', { custName: '华电' }, { token: ent })).body.data).toEqual([]);
     // (the demo data may hold published plans of its own: only ours are asserted)
     const mains = await t.call('billing/retailGoods/basicOptions', { custId: cust.zhixing, kind: 'main' }, { token: ent });
     expect(mains.body.data).toContainEqual({ goodsReleaseId: plan.main, name: '车联网 10G', tariffType: TariffType.MonthlySingle, salePrice: 30 });

@@ -91,6 +91,7 @@ describe('communication service and basic plan in the browser (staff)', () => {
     await form.getByTestId('plan-name').fill(planName);
     await pick(page, form, 'operatorId', 'China Telecom');
     await form.getByTestId('plan-sale-price').fill('30');
+    await shot(page, 'basic-plan-form-top-en');
     await pickMany(page, form, 'apnIds', ['ctnet']);
     await form.getByTestId('zone-add').click();
     await form.getByTestId('zone-add').click();
@@ -168,6 +169,7 @@ describe('retail plans in the browser', () => {
     await form.getByTestId('retail-save').click();
     await expect.poll(() => fieldError(form, 'crossedPrice').innerText(), POLL).toBe('Crossed-out price must not be lower than the retail price');
     await form.getByTestId('retail-crossed').fill('99');
+    await expect.poll(() => fieldError(form, 'crossedPrice').count(), POLL).toBe(0);
     await shot(page, 'retail-form-en');
     await form.getByTestId('retail-save').click();
     await page.waitForURL('**/billing/package/list/retail');
@@ -204,6 +206,29 @@ describe('retail plans in the browser', () => {
     await page.waitForURL('**/billing/package/retailrecord/*');
     await expect.poll(() => visible(page).innerText(), POLL).toContain('智行物流管理员');
     await shot(page, 'retail-record-zh');
+
+    // detail, then edit the price: the change record shows before and after
+    await visible(page).getByRole('button', { name: '零售套餐详情' }).click();
+    await page.waitForURL('**/billing/package/retaildetail/*/*');
+    await expect.poll(() => visible(page).innerText(), POLL).toContain('按利润');
+    await shot(page, 'retail-detail-zh');
+    await visible(page).getByRole('button', { name: /编\s*辑/ }).click();
+    await page.waitForURL('**/billing/package/editretail/*');
+    const edit = visible(page).getByTestId('retail-form');
+    await expect.poll(() => edit.getByTestId('retail-name').inputValue(), POLL).toBe('车主畅享 10GB 月包');
+    const newPrice = Number(shared.basicPrice) + 25;
+    await edit.getByTestId('retail-price').fill(String(newPrice));
+    await edit.getByTestId('retail-save').click();
+    await page.waitForURL('**/billing/package/list/retail');
+    await row(page, '车主畅享 10GB 月包').first().getByRole('button', { name: /更多/ }).click();
+    await page.locator('.ant-dropdown:visible .ant-dropdown-menu-item', { hasText: '变更记录' }).click();
+    await page.waitForURL('**/billing/package/retailrecord/*');
+    // (the list may still be on screen for a moment after the address changed)
+    await expect.poll(async () => {
+      const latest = await visible(page).locator('tr.ant-table-row').first().innerText();
+      return latest.includes('修改') && latest.includes(newPrice.toFixed(2));
+    }, POLL).toBe(true);
+    await shot(page, 'retail-record-edit-zh');
     await page.context().close();
   });
 });
@@ -225,6 +250,7 @@ describe('the limits of the basic plan form (staff)', () => {
     await page.goto('/billing/package/addbasic');
     const form = visible(page);
     await pick(page, form, 'operatorId', '中国电信');
+    await shot(page, 'basic-plan-form-top-zh');
 
     // a 5th APN
     await pickMany(page, form, 'apnIds', ['ctnet', 'zhixing.ctm2m', ...apns]);

@@ -138,10 +138,10 @@ export const RetailCustomerOption = Type.Object({
 export const getRetailCustomerOptions = endpoint({
   name: 'billing/retailGoods/customerOptions', method: 'POST', auth: 'session', perm: [PACKAGE_PAGE], kind: 'query', tag,
   summary: {
-    zh: '可选客户（调用者可见范围内；给出基础套餐时只列已发布到的客户）',
-    en: 'Customers to choose (in the caller\'s tenant; with a basic plan, only those it is released to)',
+    zh: '可选客户（调用者可见范围内，按名称搜索，最多 200 个；给出基础套餐时只列已发布到的客户）',
+    en: 'Customers to choose (in the caller\'s tenant, searched by name, at most 200; with a basic plan, only those it is released to)',
   },
-  body: Obj({ goodsReleaseId: Type.Optional(Type.Integer({ minimum: 1 })) }),
+  body: Obj({ goodsReleaseId: Type.Optional(Type.Integer({ minimum: 1 })), custName: Type.Optional(Type.String({ maxLength: 64 })) }),
   response: Type.Array(RetailCustomerOption),
 });
 

@@ -42,6 +42,8 @@ type UpdateBody = BodyOf<typeof api.updateRetail>;
 
 
 const cents = (v: number) => Math.round(v * 100);
+/** a picker, not a list: more customers are found by typing part of the name */
+const CUSTOMER_OPTIONS_MAX = 200;
 const scope = { custId: retailPlans.custId, rootCustId: retailPlans.rootCustId };
 
 const eventPlans = alias(basicPlans, 'event_plans');
@@ -321,11 +323,13 @@ export function retailService(db: Db) {
       if (!(await visibleBasicPlan(db, b.goodsReleaseId, actor))) return [];
       where.push(sql`exists (select 1 from ${planReleases} where ${planReleases.goodsReleaseId} = ${b.goodsReleaseId} and ${planReleases.custId} = ${customers.custId})`);
     }
+    if (b.custName?.trim()) where.push(ilike(customers.custName, contains(b.custName.trim())));
     return db
       .select({ custId: customers.custId, custName: customers.custName, level: customers.level, parentCustId: customers.parentCustId })
       .from(customers)
       .where(and(...where))
-      .orderBy(asc(customers.rootCustId), asc(customers.level), asc(customers.custId));
+      .orderBy(asc(customers.rootCustId), asc(customers.level), asc(customers.custId))
+      .limit(CUSTOMER_OPTIONS_MAX);
   }
 
   /** Published main plans or event packs the caller sees, narrowed to those released to one customer when given. */

@@ -38,6 +38,7 @@ const en: Messages<typeof zh> = {
     more: 'More',
   },
   hints: {
+    searchCustomer: 'Type to search customers',
     custId: 'The customer whose end users buy this retail plan',
     goodsReleaseId: 'Only main plans released to this customer (supplementary packs cannot be sold on their own)',
     chooseCustomerFirst: 'Choose the customer first',

@@ -36,6 +36,7 @@ export default {
     more: '其他',
   },
   hints: {
+    searchCustomer: '输入名称搜索客户',
     custId: '购买该零售套餐的终端用户所属的客户',
     goodsReleaseId: '只能选择已发布给该客户的主套餐（补充包不能单独零售）',
     chooseCustomerFirst: '请先选择客户',

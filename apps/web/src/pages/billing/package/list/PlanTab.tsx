@@ -80,16 +80,13 @@ export function PlanTab({ category }: { category: 'basic' | 'supplementary' }) {
           { name: 'operatorId', label: f('operatorId'), type: 'enum', enumOf: Operator },
           ...(staff ? [{ name: 'status', label: f('status'), type: 'enum' as const, enumOf: PlanStatus }] : []),
         ]}
-        scrollX={1750}
+        scrollX={staff ? 1750 : 1350}
         columns={[
           { title: f('code'), dataIndex: 'code', width: 130 },
           {
             title: f('name'), dataIndex: 'name', sorter: true, ellipsis: true, width: 240,
             render: (v: string, r) => <Typography.Link onClick={() => navigate(planPaths.detail(r))}>{v}</Typography.Link>,
           },
-          { title: f('tariffType'), dataIndex: 'tariffType', width: 120, render: (v: number) => <Tag color="blue">{TariffType.label(v, lang)}</Tag> },
-          { title: f('goodsType'), dataIndex: 'goodsType', width: 100, render: (v: number) => PlanGoodsType.label(v, lang) },
-          { title: f('operatorId'), dataIndex: 'operatorId', width: 110, render: (v: number | null) => Operator.label(v, lang) },
           {
             title: f('salePrice'), dataIndex: 'salePrice', sorter: true, width: 150, align: 'right',
             render: (v: number, r) => (
@@ -103,6 +100,9 @@ export function PlanTab({ category }: { category: 'basic' | 'supplementary' }) {
               </Space>
             ),
           },
+          { title: f('tariffType'), dataIndex: 'tariffType', width: 120, render: (v: number) => <Tag color="blue">{TariffType.label(v, lang)}</Tag> },
+          { title: f('goodsType'), dataIndex: 'goodsType', width: 100, render: (v: number) => PlanGoodsType.label(v, lang) },
+          { title: f('operatorId'), dataIndex: 'operatorId', width: 110, render: (v: number | null) => Operator.label(v, lang) },
           { title: f('standardPrice'), dataIndex: 'standardPrice', width: 130, align: 'right', render: (v: number) => formatMoney(v) },
           { title: f('quotaMb'), dataIndex: 'quotaMb', width: 120, align: 'right', render: (v: number) => formatMoney(v) },
           ...(staff

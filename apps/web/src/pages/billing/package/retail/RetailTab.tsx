@@ -73,7 +73,6 @@ export function RetailTab() {
         { name: 'status', label: f('status'), type: 'enum', enumOf: RetailStatus },
       ]}
       columns={[
-        { title: f('retailId'), dataIndex: 'retailId', width: 110 },
         {
           title: f('retailName'), dataIndex: 'retailName', sorter: true,
           render: (v: string, r) => <a onClick={() => navigate(retailPaths.detail(r))}>{v}</a>,
@@ -83,17 +82,19 @@ export function RetailTab() {
           title: f('goodsReleaseId'), dataIndex: 'basicName',
           render: (v: string, r) => <a onClick={() => navigate(retailPaths.basicDetail(r))}>{v}</a>,
         },
-        { title: f('basicSalePrice'), dataIndex: 'basicSalePrice', align: 'right', render: (v: number) => formatMoney(v) },
+        // the prices and the status first: they are what the list is read for
         { title: f('price'), dataIndex: 'price', align: 'right', sorter: true, render: (v: number) => <Typography.Text strong>{formatMoney(v)}</Typography.Text> },
         { title: f('crossedPrice'), dataIndex: 'crossedPrice', align: 'right', render: (v: number | null) => <CrossedPrice value={v} /> },
-        { title: f('taxRate'), dataIndex: 'taxRate', align: 'right', render: (v: number) => percent(v) },
+        { title: f('status'), dataIndex: 'status', render: (v: number) => <StatusTag enumOf={RetailStatus} value={v} colors={RETAIL_STATUS_COLORS} /> },
+        { title: f('basicSalePrice'), dataIndex: 'basicSalePrice', align: 'right', render: (v: number) => formatMoney(v) },
         {
           title: f('dividend'), key: 'dividend',
           render: (_: unknown, r) => `${ProfitShareMethod.label(r.dividendMethod, lang)} · ${percent(r.dividendProportion, true)}`,
         },
+        { title: f('taxRate'), dataIndex: 'taxRate', align: 'right', render: (v: number) => percent(v) },
         { title: f('eventGoodsReleaseId'), dataIndex: 'eventName', render: (v: string | null) => v ?? '-' },
-        { title: f('status'), dataIndex: 'status', render: (v: number) => <StatusTag enumOf={RetailStatus} value={v} colors={RETAIL_STATUS_COLORS} /> },
         { title: f('updatedAt'), dataIndex: 'updatedAt', sorter: true, render: (v: string) => formatDateTime(v) },
+        { title: f('retailId'), dataIndex: 'retailId' },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: canEdit ? 190 : 170,
           render: (_: unknown, r) => (

@@ -1,5 +1,6 @@
+import { useEffect, useState } from 'react';
 import { Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { formatMoney, retail, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 
@@ -31,13 +32,25 @@ export function CrossedPrice({ value }: { value: number | null | undefined }) {
 export const percent = (v: number | null | undefined, withSign = false) =>
   v === null || v === undefined ? '-' : `${Number(v).toFixed(2).replace(/\.?0+$/, '')}${withSign ? '%' : ''}`;
 
-/** Customers the caller may pick (its own tenant), optionally only those a basic plan is released to. */
-export function useRetailCustomers(goodsReleaseId?: number) {
+/** Customers the caller may pick (its own tenant, at most 200), found by part of the name. */
+export function useRetailCustomers(custName = '') {
+  const keyword = custName.trim();
   return useQuery({
-    queryKey: [retail.getRetailCustomerOptions.name, { goodsReleaseId }],
-    queryFn: ({ signal }) => call(retail.getRetailCustomerOptions, goodsReleaseId ? { goodsReleaseId } : {}, { signal, silent: true }),
+    queryKey: [retail.getRetailCustomerOptions.name, { custName: keyword }],
+    queryFn: ({ signal }) => call(retail.getRetailCustomerOptions, keyword ? { custName: keyword } : {}, { signal, silent: true }),
+    placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
+}
+
+/** A typed search term, settled after a short pause so each keystroke does not query the server. */
+export function useDebounced(value: string, ms = 300): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 /** Published main plans or event packs, released to the customer when one is given. */

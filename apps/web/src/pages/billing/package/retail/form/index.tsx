@@ -11,7 +11,7 @@ import { call } from '../../../../../request/http.ts';
 import { required, ruleOf } from '../../../../../components/rules.ts';
 import { useTabs } from '../../../../../stores/tabs.ts';
 import { fieldOfRefusal, saveWithNameConfirm } from '../saveFlow.ts';
-import { RETAIL_LIST_PATH, retailPaths, useRetailBasics, useRetailCustomers } from '../shared.tsx';
+import { RETAIL_LIST_PATH, retailPaths, useDebounced, useRetailBasics, useRetailCustomers } from '../shared.tsx';
 import { invalidateRetail } from '../RetailTab.tsx';
 
 const { RetailStatus } = retail;
@@ -64,7 +64,8 @@ export default function RetailFormPage() {
   });
   const custId = Form.useWatch('custId', form);
   const goodsReleaseId = Form.useWatch('goodsReleaseId', form);
-  const customers = useRetailCustomers();
+  const [custSearch, setCustSearch] = useState('');
+  const customers = useRetailCustomers(useDebounced(custSearch));
   const mains = useRetailBasics('main', custId, !!custId);
   const events = useRetailBasics('event', custId, !!custId);
 
@@ -91,8 +92,18 @@ export default function RetailFormPage() {
   // a customer with only one choice (a second-level customer, a customer without sub-customers) is preselected
   useEffect(() => {
     const list = customers.data;
-    if (mode === 'add' && list?.length === 1 && !form.getFieldValue('custId')) form.setFieldsValue({ custId: list[0].custId });
-  }, [mode, customers.data, form]);
+    if (mode === 'add' && !custSearch && list?.length === 1 && !form.getFieldValue('custId')) form.setFieldsValue({ custId: list[0].custId });
+  }, [mode, customers.data, form, custSearch]);
+
+  // names of customers seen stay known, so the chosen one keeps its label while another search runs
+  const knownCustomers = useRef(new Map<number, string>());
+  const customerOptions = useMemo(() => {
+    for (const c of customers.data ?? []) knownCustomers.current.set(c.custId, c.custName);
+    if (source.data) knownCustomers.current.set(source.data.custId, source.data.custName);
+    const opts = (customers.data ?? []).map((c) => ({ value: c.custId, label: c.custName }));
+    if (custId && !opts.some((o) => o.value === custId)) opts.unshift({ value: custId, label: knownCustomers.current.get(custId) ?? `#${custId}` });
+    return opts;
+  }, [customers.data, source.data, custId]);
 
   /** What the chosen customer pays for the chosen basic plan: the retail price must be above it. */
   const floor = useMemo(() => {
@@ -213,12 +224,15 @@ export default function RetailFormPage() {
           <Col xs={24} md={12}>
             <Form.Item name="custId" label={f('custId')} rules={[required()]} extra={t('retail.hints.custId')}>
               <Select
-                showSearch
-                optionFilterProp="label"
-                placeholder={t('common.required')}
-                loading={customers.isLoading}
-                options={(customers.data ?? []).map((c) => ({ value: c.custId, label: c.custName }))}
-                onChange={() => form.setFieldsValue({ goodsReleaseId: undefined, eventGoodsReleaseId: null })}
+                showSearch={{ filterOption: false, onSearch: setCustSearch }}
+                placeholder={t('retail.hints.searchCustomer')}
+                loading={customers.isFetching}
+                options={customerOptions}
+                notFoundContent={customers.isFetching ? t('common.loading') : t('common.empty')}
+                onChange={() => {
+                  setCustSearch('');
+                  form.setFieldsValue({ goodsReleaseId: undefined, eventGoodsReleaseId: null });
+                }}
                 data-testid="retail-customer"
               />
             </Form.Item>

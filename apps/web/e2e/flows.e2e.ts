@@ -57,7 +57,7 @@ describe('administration flows in the browser', () => {
     await row(page, 'e2e.operator').getByText('Freeze records').click();
     await page.waitForURL('**/home/account/freeze/e2e.operator');
     await expect.poll(() => visible(page).innerText(), { timeout: 15_000 }).toContain('Left the company');
-    await expect.poll(() => visible(page).innerText()).toContain('Came back');
+    await expect.poll(() => visible(page).innerText(), { timeout: 15000 }).toContain('Came back');
     await shot(page, 'freeze-records-en');
     await page.context().close();
   });
@@ -117,7 +117,7 @@ describe('administration flows in the browser', () => {
     await expect(page.getByTestId('notice-banner').innerText()).resolves.toContain('今晚 23:00 至 24:00 系统升级');
     await shot(page, 'banner-zh');
     await page.getByTestId('lang-toggle').click();
-    await expect.poll(() => page.getByTestId('notice-banner').innerText()).toContain('System upgrade tonight');
+    await expect.poll(() => page.getByTestId('notice-banner').innerText(), { timeout: 15000 }).toContain('System upgrade tonight');
     await shot(page, 'banner-en');
     // other users see it too
     const sub = await newPage(browser, 'en');
@@ -210,14 +210,16 @@ describe('network configuration', () => {
       await modal.locator('.ant-btn-primary').last().click();
       return modal;
     };
-    await add('cuiot.meter');
-    await row(page, 'cuiot.meter').waitFor();
-    const modal = await add('CUIOT.METER');
+    // a fresh name each attempt, so the one retry allowed on this machine starts clean
+    const name = `cuiot.meter${Date.now() % 100000}`;
+    await add(name);
+    await row(page, name).waitFor();
+    const modal = await add(name.toUpperCase());
     await modal.getByText('This operator already has an APN with this name').waitFor();
     await shot(page, 'apn-duplicate-en');
     await modal.getByRole('button', { name: 'Cancel' }).click();
     await page.goto('/operator/name/list');
-    await expect.poll(() => visible(page).innerText()).toContain('26th of each month');
+    await expect.poll(() => visible(page).innerText(), { timeout: 15000 }).toContain('26th of each month');
     await page.context().close();
   });
 });

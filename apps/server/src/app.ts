@@ -28,6 +28,7 @@ import { planRoutes } from './modules/plan/plan-routes.ts';
 import { opconfigRoutes } from './modules/network/opconfig-routes.ts';
 import { netconfigRoutes } from './modules/network/netconfig-routes.ts';
 import { retailRoutes } from './modules/plan/retail-routes.ts';
+import { cardDataRoutes } from './modules/card/card-data-routes.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 
 export interface AppDeps {
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   opconfigRoutes(app, deps);
   netconfigRoutes(app, deps);
   retailRoutes(app, deps);
+  cardDataRoutes(app, deps);
   docsRoutes(app);
   app.get('/api/health', async () => ({ ok: true, database: database.kind }));
 

@@ -102,6 +102,27 @@ export const ErrorCode = {
   RetailBasicNotReleased: 20303,
   RetailBasicIsPack: 20304,
   RetailEventPackInvalid: 20305,
+  // card area: 20400-20449
+  CardIllegalTransition: 20400,
+  CardZoneReleaseDeactivated: 20401,
+  CardRenewalChangePending: 20402,
+  CardNotActiveForOrder: 20403,
+  CardStartStateUnsupported: 20404,
+  CardPermitDeactivated: 20405,
+  CardQrNotDownloadable: 20406,
+  CardNetworkResetTooSoon: 20407,
+  CardStandardNoDiagnosis: 20408,
+  CardPlanChangeMonthly: 20409,
+  CardPlanApnMismatch: 20410,
+  CardAlreadyInState: 20411,
+  CardOperationUnsupported: 20412,
+  CardPlanChangeSamePlan: 20413,
+  CardNoValidPeriod: 20414,
+  // card data area: 20450-20499
+  CardImportEmpty: 20450,
+  CardImportTooMany: 20451,
+  CardImportMissingColumns: 20452,
+  CardRangeInvalid: 20453,
   ServerError: 20500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -305,6 +326,42 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.RetailEventPackInvalid]: {
     zh: '关联的事件包须为已发布给该客户的事件包',
     en: 'The linked event package must be an event pack released to this customer',
+  },
+  // card messages
+  [ErrorCode.CardIllegalTransition]: { zh: '不允许从“{fromZh}”变更为“{toZh}”', en: 'Illegal transition from "{fromEn}" to "{toEn}"' },
+  [ErrorCode.CardZoneReleaseDeactivated]: { zh: '已停机的卡不能释放区域', en: 'Release of a zone is not possible when the card is deactivated' },
+  [ErrorCode.CardRenewalChangePending]: {
+    zh: '变更套餐后或存在待生效的调价时不能续订',
+    en: 'Renewal is not possible after a plan change or while a price change is pending',
+  },
+  [ErrorCode.CardNotActiveForOrder]: { zh: '只有已激活的卡才能续订或订购加油包', en: 'Only active cards can renew or order event packs' },
+  [ErrorCode.CardStartStateUnsupported]: { zh: '不支持初始状态的卡', en: 'Cards in start state are not supported' },
+  [ErrorCode.CardPermitDeactivated]: { zh: '停机状态不支持放开', en: 'The deactivated state does not support permit' },
+  [ErrorCode.CardQrNotDownloadable]: {
+    zh: '已失效、已销户或强制停机的卡不能下载二维码（已跳过）',
+    en: 'QR codes cannot be downloaded for invalidated, retired or frozen cards (such cards are skipped)',
+  },
+  [ErrorCode.CardNetworkResetTooSoon]: { zh: '网络重置间隔不能少于 3 分钟', en: 'Network reset is not possible more often than every 3 minutes' },
+  [ErrorCode.CardStandardNoDiagnosis]: { zh: '标准版卡不支持诊断', en: 'Standard cards do not support diagnosis' },
+  [ErrorCode.CardPlanChangeMonthly]: { zh: '每月只能变更一次套餐', en: 'Only one plan change per month is allowed' },
+  [ErrorCode.CardPlanApnMismatch]: { zh: '只能变更为 APN 信息相同的套餐', en: 'Only plans with the same APN info can be chosen' },
+  [ErrorCode.CardAlreadyInState]: { zh: '卡已处于“{stateZh}”状态', en: 'The card is already in state "{stateEn}"' },
+  [ErrorCode.CardOperationUnsupported]: {
+    zh: '“{stateZh}”状态的卡不支持此操作',
+    en: 'A card in state "{stateEn}" does not support this operation',
+  },
+  [ErrorCode.CardPlanChangeSamePlan]: { zh: '卡已在使用该套餐', en: 'The card already uses this plan' },
+  [ErrorCode.CardNoValidPeriod]: { zh: '卡没有有效的套餐周期', en: 'The card has no valid plan period' },
+  // card data messages
+  [ErrorCode.CardImportEmpty]: { zh: '文件中没有卡数据', en: 'The file contains no card rows' },
+  [ErrorCode.CardImportTooMany]: { zh: '一次最多导入 {max} 张卡', en: 'At most {max} cards can be imported at once' },
+  [ErrorCode.CardImportMissingColumns]: {
+    zh: '文件缺少列：{columns}，请使用导入模板',
+    en: 'The file lacks the columns: {columns}. Use the import template',
+  },
+  [ErrorCode.CardRangeInvalid]: {
+    zh: 'ICCID 号段的起止号码须为位数相同的 19-20 位数字，且结束号码不小于起始号码',
+    en: 'An ICCID range needs start and end of the same length (19-20 digits), the end not before the start',
   },
   [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
 };

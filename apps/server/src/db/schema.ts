@@ -11,3 +11,4 @@ export * from '../modules/plan/plan-tables.ts';
 export * from '../modules/network/opconfig-tables.ts';
 export * from '../modules/network/netconfig-tables.ts';
 export * from '../modules/plan/retail-tables.ts';
+export * from '../modules/card/card-tables.ts';

@@ -7,6 +7,7 @@ import { seedCommServices } from '../modules/network/commserv-seed.ts';
 import { seedPlans } from '../modules/plan/plan-seed.ts';
 import { seedRetailPlans } from '../modules/plan/retail-seed.ts';
 import { seedNetconfig } from '../modules/network/netconfig-seed.ts';
+import { seedCards } from '../modules/card/card-seed.ts';
 
 export interface SeedResult {
   logins: { loginName: string; roleId: number; password: string }[];
@@ -24,7 +25,8 @@ export function builtInRolePermissions(): Record<number, number[]> {
     Perm.Shortcuts, Perm.Business, Perm.System, Perm.SystemUserBehavior,
   ]);
   // package buttons for staff only: delete 4010001, publish 4010002, add/copy basic 4010003, price adjustment 4010004
-  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 4010001, 4010002, 4010003, 4010004];
+  // card import (2070000) too: cards enter the platform through operator staff
+  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 4010001, 4010002, 4010003, 4010004, 2070000];
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
@@ -109,6 +111,7 @@ export async function seedDemo(db: Db, demoPassword: string | null): Promise<See
     await seedPlans(tx, zhixing);
     await seedRetailPlans(tx, zhixing);
     await seedNetconfig(tx);
+    await seedCards(tx, { zhixing, east, huadian });
     const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };
     for (const p of hashed) {
       const c = custOf[p.loginName];

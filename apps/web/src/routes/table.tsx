@@ -63,6 +63,18 @@ export const routes: RouteDef[] = [
   {
     path: 'card', titleKey: 'card', perm: Perm.Card, icon: <CreditCardOutlined />, redirectToFirstChild: true,
     children: [
+      // card data routes
+      {
+        path: 'card-list', titleKey: 'cardList', perm: Perm.CardList, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list/:salesorder?', titleKey: 'cardList', page: () => import('../pages/card/card-list/list/index.tsx') }],
+      },
+      {
+        path: 'import-info', titleKey: 'cardImportInfo', perm: 2070000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'cardImportInfo', page: () => import('../pages/card/import-info/list/index.tsx') },
+          { path: 'detail/:batchId', titleKey: 'cardImportDetail', page: () => import('../pages/card/import-info/detail/index.tsx') },
+        ],
+      },
       {
         path: 'downloadtask', titleKey: 'cardDownloadTask', redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'cardDownloadTask', page: () => import('../pages/card/downloadtask/list/index.tsx') }],

@@ -5,3 +5,4 @@ export * from './commserv.ts';
 export * from './plan.ts';
 export * from './opconfig.ts';
 export * from './netconfig.ts';
+export * from './card.ts';

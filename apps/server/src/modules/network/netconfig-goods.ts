@@ -9,6 +9,7 @@ import { audit } from '../../platform/audit.ts';
 import type { SessionContext } from '../../platform/context.ts';
 import { contains, orderOf, pageFrom, pageOf, totalOver } from '../../platform/paging.ts';
 import { readMultipart } from '../../platform/files.ts';
+import { csvText } from '../../platform/spreadsheet.ts';
 import { operators } from '../account/tables.ts';
 import { operatorGoods } from './netconfig-tables.ts';
 import {
@@ -27,17 +28,7 @@ const toGoods = (r: GoodsRow) => ({
 
 const XLSX_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
-/**
- * The text of an uploaded CSV: UTF-8 when the bytes are valid UTF-8, else GB18030 (a superset of GBK, what
- * Excel on a Chinese Windows saves "CSV" in), so Chinese headers and names are read correctly either way.
- */
-export function csvText(buf: Buffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-  } catch {
-    return new TextDecoder('gb18030').decode(buf);
-  }
-}
+export { csvText } from '../../platform/spreadsheet.ts';
 
 /** The operators' own rate plans, imported from their files; switched on/off and deleted by staff. */
 export class OperatorGoodsService {

@@ -1,5 +1,8 @@
 import ExcelJS from 'exceljs';
+import { readXlsx as readSheetXlsx, type Cells } from '../../platform/spreadsheet.ts';
 import { OperatorGoodsType, QuotaUnit, netconfig, type Lang } from '@lynx/contract';
+
+export { parseCsv, zipUnpackedSize } from '../../platform/spreadsheet.ts';
 
 const { GOODS_IMPORT_COLUMNS, IMPORT_MAX_ROWS } = netconfig;
 type GoodsImportColumn = netconfig.GoodsImportColumn;
@@ -35,69 +38,11 @@ export interface OperatorName {
   nameEn: string;
 }
 
-type Cells = (string | null)[];
 
 const columnTitle = (key: GoodsImportColumn | null, lang: Lang) => {
   const c = GOODS_IMPORT_COLUMNS.find((x) => x.key === key);
   return c ? c[lang] : '-';
 };
-
-/** The text of a cell as a person typed it (numbers without float noise, dates as yyyy-mm-dd). */
-function cellText(v: ExcelJS.CellValue): string | null {
-  if (v == null) return null;
-  if (typeof v === 'number') return String(Math.round(v * 1e6) / 1e6);
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
-  if (typeof v === 'object') {
-    if ('richText' in v) return v.richText.map((t) => t.text).join('');
-    if ('text' in v && typeof v.text === 'string') return v.text;
-    if ('result' in v) return cellText(v.result as ExcelJS.CellValue);
-    if ('error' in v) return null;
-  }
-  return String(v);
-}
-
-/** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; a UTF-8 BOM is dropped. */
-export function parseCsv(text: string): Cells[] {
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let i = 0;
-  while (i < s.length) {
-    const ch = s[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else field += ch;
-      i++;
-      continue;
-    }
-    if (ch === '"' && field === '') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      if (ch === '\r' && s[i + 1] === '\n') i++;
-    } else field += ch;
-    i++;
-  }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows.map((r) => r.map((c) => (c.trim() === '' ? null : c.trim())));
-}
 
 /**
  * Upper bound of what an xlsx may unpack to. A plan list of IMPORT_MAX_ROWS rows is a few MB of XML; a
@@ -106,52 +51,8 @@ export function parseCsv(text: string): Cells[] {
  */
 export const XLSX_MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
 
-/**
- * The total uncompressed size the zip's central directory declares, or null when the buffer is not a
- * readable zip. Zip64 entries (sizes beyond 4 GB) count as Infinity.
- */
-export function zipUnpackedSize(buf: Buffer): number | null {
-  const EOCD = 0x06054b50;
-  const CEN = 0x02014b50;
-  // the end-of-central-directory record is 22 bytes plus a comment of at most 65535 bytes
-  let eocd = -1;
-  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65_535); i--) {
-    if (buf.readUInt32LE(i) === EOCD) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) return null;
-  const entries = buf.readUInt16LE(eocd + 10);
-  let p = buf.readUInt32LE(eocd + 16);
-  let total = 0;
-  for (let n = 0; n < entries; n++) {
-    if (p + 46 > buf.length || buf.readUInt32LE(p) !== CEN) return null;
-    const size = buf.readUInt32LE(p + 24);
-    if (size === 0xffffffff) return Infinity;
-    total += size;
-    p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
-  }
-  return total;
-}
-
-export async function readXlsx(buffer: Buffer): Promise<Cells[]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(buffer as unknown as ArrayBuffer);
-  const ws = wb.worksheets[0];
-  if (!ws) return [];
-  const rows: Cells[] = [];
-  ws.eachRow({ includeEmpty: true }, (r, n) => {
-    const values: Cells = [];
-    for (let c = 1; c <= Math.max(r.cellCount, GOODS_IMPORT_COLUMNS.length); c++) {
-      const t = cellText(r.getCell(c).value);
-      values.push(t === null || t.trim() === '' ? null : t.trim());
-    }
-    rows[n - 1] = values;
-  });
-  for (let i = 0; i < rows.length; i++) rows[i] ??= [];
-  return rows;
-}
+/** The first worksheet, at least as wide as the template. */
+export const readXlsx = (buffer: Buffer): Promise<Cells[]> => readSheetXlsx(buffer, GOODS_IMPORT_COLUMNS.length);
 
 /** Header cell → column key; titles are matched in both languages, ignoring case and spaces. */
 function mapHeader(header: Cells): { map: (GoodsImportColumn | null)[]; missing: GoodsImportColumn[] } {

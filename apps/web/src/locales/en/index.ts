@@ -13,5 +13,6 @@ import plan from './plan.ts';
 import opconfig from './opconfig.ts';
 import netconfig from './netconfig.ts';
 import retail from './retail.ts';
+import carddata from './carddata.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata };

@@ -14,6 +14,10 @@ const en: Messages<typeof zh> = {
   homeManagerGuide: 'Manager guide',
   card: 'Cards',
   cardDownloadTask: 'Download tasks',
+  // card data menu keys
+  cardList: 'Card list',
+  cardImportInfo: 'Import records',
+  cardImportDetail: 'Import detail',
   shortcuts: 'Shortcuts',
   shortcutsNotification: 'Announcements',
   operator: 'Operators',

@@ -12,6 +12,10 @@ export default {
   homeManagerGuide: '管理员指南',
   card: '卡管理',
   cardDownloadTask: '下载任务',
+  // card data menu keys
+  cardList: '卡列表',
+  cardImportInfo: '导入信息',
+  cardImportDetail: '导入详情',
   shortcuts: '快捷操作',
   shortcutsNotification: '公告管理',
   operator: '运营商',

@@ -1,0 +1,114 @@
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { ErrorCode, carddata, type BodyOf } from '@lynx/contract';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../platform/errors.ts';
+import { tenantFilter, type Actor } from '../../platform/context.ts';
+import { iso, pageOf } from '../../platform/paging.ts';
+import { customers } from '../account/tables.ts';
+import { basicPlans } from '../plan/plan-tables.ts';
+import { cards } from './card-tables.ts';
+
+type Query = BodyOf<typeof carddata.getSimListPage>;
+type CardRow = typeof cards.$inferSelect;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Dates on the screen are days in China time (the operators' and customers' calendar). */
+const dayStart = (d: string) => new Date(`${d}T00:00:00+08:00`);
+const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
+
+/**
+ * The card list: one indexed query for the page and one for the total. Tenancy from the session: staff see
+ * every card, a channel customer its own tree, a second-level customer its own cards; cards in the platform
+ * stock (no customer) are seen by staff only.
+ */
+export class CardListService {
+  /** last ICCID of an export's previous page, so a long export reads by key instead of by offset */
+  private exportCursor = new Map<string, string>();
+
+  constructor(private db: Db) {}
+
+  where(q: Query, actor: Actor): SQL {
+    const w: SQL[] = [tenantFilter(actor, { custId: cards.custId, rootCustId: cards.rootCustId })];
+    if (q.iccid) {
+      const prefix = q.iccidMatch === 'prefix' || (q.iccidMatch === undefined && q.iccid.length < 19);
+      w.push(prefix ? sql`${cards.iccid} like ${q.iccid + '%'}` : eq(cards.iccid, q.iccid));
+    }
+    if (q.iccidStart || q.iccidEnd) {
+      const s = q.iccidStart ?? '';
+      const e = q.iccidEnd ?? '';
+      if (!carddata.ICCID_RE.test(s) || !carddata.ICCID_RE.test(e) || s.length !== e.length || s > e) throw new AppError(ErrorCode.CardRangeInvalid, undefined, 400, { field: 'iccidStart' });
+      // same-length digit strings compare like numbers
+      w.push(gte(cards.iccid, s), sql`${cards.iccid} <= ${e}`, sql`length(${cards.iccid}) = ${s.length}`);
+    }
+    if (q.msisdn) w.push(eq(cards.msisdn, q.msisdn));
+    if (q.imsi) w.push(eq(cards.imsi, q.imsi));
+    if (q.states?.length) w.push(inArray(cards.state, q.states));
+    if (q.custId !== undefined) w.push(or(eq(cards.custId, q.custId), eq(cards.rootCustId, q.custId))!);
+    if (q.goodsReleaseId !== undefined) w.push(eq(cards.goodsReleaseId, q.goodsReleaseId));
+    if (q.operatorId !== undefined) w.push(eq(cards.operatorId, q.operatorId));
+    if (q.batch) w.push(UUID_RE.test(q.batch) ? eq(cards.batchId, q.batch) : eq(cards.batchNo, q.batch));
+    if (q.activatedFrom) w.push(gte(cards.activatedAt, dayStart(q.activatedFrom)));
+    if (q.activatedTo) w.push(lt(cards.activatedAt, nextDay(q.activatedTo)));
+    if (q.online !== undefined) w.push(eq(cards.online, q.online));
+    return and(...w)!;
+  }
+
+  private order(q: Query): SQL[] {
+    const dir = q.sortOrder === 'descend' ? desc : asc;
+    if (q.sortField === 'activatedAt') return [sql`${cards.activatedAt} ${sql.raw(q.sortOrder === 'descend' ? 'desc' : 'asc')} nulls last`, asc(cards.iccid)];
+    if (q.sortField === 'iccid') return [dir(cards.iccid)];
+    return [asc(cards.iccid)];
+  }
+
+  async list(q: Query, actor: Actor, opts: { total?: boolean; after?: string } = {}) {
+    const p = pageOf(q);
+    const cond = this.where(q, actor);
+    const pageQuery = this.db
+      .select()
+      .from(cards)
+      .where(opts.after ? and(cond, gt(cards.iccid, opts.after)) : cond)
+      .orderBy(...this.order(q))
+      .limit(p.limit)
+      .offset(opts.after ? 0 : p.offset);
+    // a separate count lets the page query stop at LIMIT along an index (count(*) over() would read every match)
+    const [rows, total] = await Promise.all([
+      pageQuery,
+      opts.total === false ? Promise.resolve(Number.MAX_SAFE_INTEGER) : this.db.select({ n: count() }).from(cards).where(cond).then((r) => Number(r[0].n)),
+    ]);
+    return { list: await this.decorate(rows), total, current: p.current, pageSize: p.pageSize };
+  }
+
+  /** One page for a download task: by key (ICCID order) from the previous page's last card when known. */
+  async exportPage(q: Query, actor: Actor) {
+    const keyed = !q.sortField || (q.sortField === 'iccid' && q.sortOrder !== 'descend');
+    const { current = 1, pageSize: _s, ...filters } = q;
+    const key = (n: number) => `${actor.accountId}|${JSON.stringify(filters)}|${n}`;
+    const after = keyed && current > 1 ? this.exportCursor.get(key(current - 1)) : undefined;
+    if (after) this.exportCursor.delete(key(current - 1));
+    const page = await this.list(q, actor, { total: false, after });
+    if (keyed && page.list.length) {
+      if (this.exportCursor.size > 1000) this.exportCursor.clear();
+      this.exportCursor.set(key(current), page.list[page.list.length - 1].iccid);
+    }
+    return page;
+  }
+
+  /** Customer and plan names for one page, looked up by id (small IN lists, no join in the card query). */
+  private async decorate(rows: CardRow[]) {
+    const custIds = [...new Set(rows.map((r) => r.custId).filter((v): v is number => v != null))];
+    const planIds = [...new Set(rows.map((r) => r.goodsReleaseId).filter((v): v is number => v != null))];
+    const [custs, plans] = await Promise.all([
+      custIds.length ? this.db.select({ id: customers.custId, name: customers.custName }).from(customers).where(inArray(customers.custId, custIds)) : [],
+      planIds.length ? this.db.select({ id: basicPlans.goodsReleaseId, name: basicPlans.name }).from(basicPlans).where(inArray(basicPlans.goodsReleaseId, planIds)) : [],
+    ]);
+    const custName = new Map(custs.map((c) => [c.id, c.name]));
+    const planName = new Map(plans.map((c) => [c.id, c.name]));
+    return rows.map((r) => ({
+      iccid: r.iccid, msisdn: r.msisdn, imsi: r.imsi, imei: r.imei, state: r.state, operatorId: r.operatorId, custId: r.custId,
+      custName: r.custId != null ? (custName.get(r.custId) ?? null) : null, goodsReleaseId: r.goodsReleaseId,
+      planName: r.goodsReleaseId != null ? (planName.get(r.goodsReleaseId) ?? null) : null, batchId: r.batchId, batchNo: r.batchNo,
+      labelIds: r.labelIds, custom1: r.custom1, custom2: r.custom2, online: r.online, euicc: r.euicc, lastSessionAt: iso(r.lastSessionAt),
+      activatedAt: iso(r.activatedAt), firstUsedAt: iso(r.firstUsedAt), createdAt: r.createdAt.toISOString(),
+    }));
+  }
+}

@@ -1,0 +1,188 @@
+import { Type } from '@sinclair/typebox';
+import { endpoint, Obj, Page, PageParams, SortParams, Nullable } from './endpoint.ts';
+import { Perm } from '../permissions.ts';
+
+/*
+ * Card data (issue 5): the card list with its search, and card file imports (simEnter). The card list is
+ * tenant-scoped (staff all, a channel customer its tree, a second-level customer itself); imports are kept
+ * by operator staff: customers are refused on the server.
+ */
+
+const tag = 'card';
+
+export const CardDataPerm = {
+  CardList: Perm.CardList,
+  ImportInfo: 2070000,
+} as const;
+const P = CardDataPerm;
+
+/** Largest file and number of cards one import takes. */
+export const CARD_IMPORT_MAX_ROWS = 100_000;
+export const CARD_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+export const CARD_IMPORT_FILE_FIELD = 'file';
+
+/** Columns of the card import file, in template order; headers are accepted in either language. */
+export const CARD_IMPORT_COLUMNS = [
+  { key: 'iccid', zh: 'ICCID', en: 'ICCID', required: true, example: '89860123456789012345' },
+  { key: 'msisdn', zh: 'MSISDN', en: 'MSISDN', required: true, example: '1064912345678' },
+  { key: 'imsi', zh: 'IMSI', en: 'IMSI', required: true, example: '460011234567890' },
+  { key: 'operator', zh: '运营商', en: 'Operator', required: true, example: '中国联通' },
+  { key: 'batchNo', zh: '批次/备注', en: 'Batch / remark', required: false, example: 'CU-2026-11-A' },
+] as const;
+export type CardImportColumn = (typeof CARD_IMPORT_COLUMNS)[number]['key'];
+
+/** Digits only: ICCID 19-20 digits, IMSI 15 digits, MSISDN 5-15 digits (IoT numbers are 11-13). */
+export const ICCID_RE = /^\d{19,20}$/;
+export const IMSI_RE = /^\d{15}$/;
+export const MSISDN_RE = /^\d{5,15}$/;
+
+const DateOnly = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+const BatchId = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
+const Digits = (max: number) => Type.String({ maxLength: max, pattern: '^[0-9]*$' });
+
+// ---------------------------------------------------------------------------------------------------
+// Card list
+// ---------------------------------------------------------------------------------------------------
+
+export const CardRow = Type.Object({
+  iccid: Type.String(),
+  msisdn: Nullable(Type.String()),
+  imsi: Nullable(Type.String()),
+  imei: Nullable(Type.String()),
+  state: Type.Integer(),
+  operatorId: Type.Integer(),
+  custId: Nullable(Type.Integer()),
+  custName: Nullable(Type.String()),
+  goodsReleaseId: Nullable(Type.Integer()),
+  planName: Nullable(Type.String()),
+  batchId: Nullable(Type.String()),
+  batchNo: Nullable(Type.String()),
+  labelIds: Type.Array(Type.Integer()),
+  custom1: Nullable(Type.String()),
+  custom2: Nullable(Type.String()),
+  online: Type.Boolean(),
+  euicc: Type.Boolean(),
+  lastSessionAt: Nullable(Type.String()),
+  activatedAt: Nullable(Type.String()),
+  firstUsedAt: Nullable(Type.String()),
+  createdAt: Type.String(),
+});
+
+export const CardListFilters = {
+  /** ICCID, exact or (iccidMatch prefix) the beginning of it */
+  iccid: Type.Optional(Digits(20)),
+  iccidMatch: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('prefix')])),
+  /** an ICCID range: both ends, same length */
+  iccidStart: Type.Optional(Digits(20)),
+  iccidEnd: Type.Optional(Digits(20)),
+  msisdn: Type.Optional(Digits(15)),
+  imsi: Type.Optional(Digits(15)),
+  states: Type.Optional(Type.Array(Type.Integer(), { maxItems: 9 })),
+  /** staff only: a customer (with its second-level customers) */
+  custId: Type.Optional(Type.Integer()),
+  goodsReleaseId: Type.Optional(Type.Integer()),
+  operatorId: Type.Optional(Type.Integer()),
+  /** the import's batch id or the supplier batch number written in the file */
+  batch: Type.Optional(Type.String({ maxLength: 64 })),
+  activatedFrom: Type.Optional(DateOnly),
+  activatedTo: Type.Optional(DateOnly),
+  online: Type.Optional(Type.Boolean()),
+  /** the sales order of the route /card/card-list/list/:salesorder? (kept for the URL, not a filter yet) */
+  salesOrder: Type.Optional(Type.String({ maxLength: 64 })),
+};
+
+export const getSimListPage = endpoint({
+  name: 'core/sim/simQuery/getSimListPage', method: 'POST', auth: 'session', perm: [P.CardList], kind: 'query', tag,
+  summary: {
+    zh: '卡列表：按 ICCID（精确、前缀、号段）、MSISDN、IMSI、状态、客户、套餐、运营商、批次、激活日期、在线状态查询',
+    en: 'Card list: search by ICCID (exact, prefix, range), MSISDN, IMSI, state, customer, plan, operator, batch, activation date, online',
+  },
+  body: Obj({ ...PageParams, ...SortParams, ...CardListFilters }),
+  response: Page(CardRow),
+});
+
+export const exportSimList = endpoint({
+  name: 'core/sim/simQuery/exportSimList', method: 'POST', auth: 'session', perm: [P.CardList], kind: 'mutation', tag,
+  summary: { zh: '导出卡列表（下载任务）', en: 'Export the card list (download task)' },
+  body: Obj({ ...SortParams, ...CardListFilters, format: Type.Optional(Type.Integer()) }),
+  response: Type.Object({ taskId: Type.String() }),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Card import (simEnter)
+// ---------------------------------------------------------------------------------------------------
+
+export const CardImportBatch = Type.Object({
+  batchId: Type.String(),
+  fileName: Type.String(),
+  fileSize: Type.Integer(),
+  remark: Nullable(Type.String()),
+  totalRows: Type.Integer(),
+  successRows: Type.Integer(),
+  failedRows: Type.Integer(),
+  createdBy: Type.String(),
+  createdAt: Type.String(),
+});
+
+export const CardImportError = Type.Object({
+  row: Type.Integer(),
+  iccid: Nullable(Type.String()),
+  msisdn: Nullable(Type.String()),
+  imsi: Nullable(Type.String()),
+  /** column title in the caller's language */
+  column: Type.String(),
+  reason: Type.String(),
+});
+
+export const importCards = endpoint({
+  name: 'core/sim/simEnter/insert', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'mutation', tag,
+  multipart: true,
+  summary: {
+    zh: '导入卡文件（字段 file，xlsx 或 csv；可选字段 remark）：合格的行入库，有误的行逐行记录；已存在的卡不会被覆盖',
+    en: 'Import a card file (field file, xlsx or csv; optional field remark): valid rows are stored, bad rows are listed; existing cards are never overwritten',
+  },
+  body: Obj({}),
+  response: CardImportBatch,
+});
+
+export const downloadCardImportTemplate = endpoint({
+  name: 'core/sim/simEnter/template', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'query', tag, raw: true,
+  summary: { zh: '下载卡导入模板（xlsx 或 csv，中文或英文表头）', en: 'Download the card import template (xlsx or csv, Chinese or English headers)' },
+  body: Obj({ format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])), templateLang: Type.Optional(Type.Union([Type.Literal('zh'), Type.Literal('en')])) }),
+  response: Type.Null(),
+});
+
+export const getCardImportPage = endpoint({
+  name: 'core/sim/simEnter/getImportBatchPage', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'query', tag,
+  summary: { zh: '卡导入记录', en: 'Card import records' },
+  body: Obj({
+    ...PageParams, ...SortParams,
+    fileName: Type.Optional(Type.String({ maxLength: 100 })),
+    createdFrom: Type.Optional(DateOnly),
+    createdTo: Type.Optional(DateOnly),
+    /** only imports with failed rows */
+    withErrors: Type.Optional(Type.Boolean()),
+  }),
+  response: Page(CardImportBatch),
+});
+
+export const getCardImportDetail = endpoint({
+  name: 'core/sim/simEnter/getImportBatchDetail', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'query', tag,
+  summary: { zh: '卡导入详情', en: 'Card import detail' },
+  body: Obj({ batchId: BatchId }),
+  response: CardImportBatch,
+});
+
+export const getCardImportErrorPage = endpoint({
+  name: 'core/sim/simEnter/getImportErrorPage', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'query', tag,
+  summary: { zh: '卡导入失败的行', en: 'Rows of a card import that failed' },
+  body: Obj({ ...PageParams, batchId: BatchId }),
+  response: Page(CardImportError),
+});
+
+export const exportCardImportErrors = endpoint({
+  name: 'core/sim/simEnter/exportImportErrors', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'mutation', tag,
+  summary: { zh: '导出卡导入失败的行（下载任务）', en: 'Export the failed rows of a card import (download task)' },
+  body: Obj({ batchId: BatchId, format: Type.Optional(Type.Integer()) }),
+  response: Type.Object({ taskId: Type.String() }),
+});

@@ -118,6 +118,7 @@ export const ErrorCode = {
   CardOperationUnsupported: 20412,
   CardPlanChangeSamePlan: 20413,
   CardNoValidPeriod: 20414,
+  CardGatewayRefused: 20415,
   // card data area: 20450-20499
   CardImportEmpty: 20450,
   CardImportTooMany: 20451,
@@ -352,6 +353,10 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   },
   [ErrorCode.CardPlanChangeSamePlan]: { zh: '卡已在使用该套餐', en: 'The card already uses this plan' },
   [ErrorCode.CardNoValidPeriod]: { zh: '卡没有有效的套餐周期', en: 'The card has no valid plan period' },
+  [ErrorCode.CardGatewayRefused]: {
+    zh: '运营商拒绝了状态变更，卡状态未改变：{reason}（已记录到换卡失败记录）',
+    en: 'The operator refused the state change; the card state is unchanged: {reason} (recorded as a card change failure)',
+  },
   // card data messages
   [ErrorCode.CardImportEmpty]: { zh: '文件中没有卡数据', en: 'The file contains no card rows' },
   [ErrorCode.CardImportTooMany]: { zh: '一次最多导入 {max} 张卡', en: 'At most {max} cards can be imported at once' },

@@ -13,6 +13,8 @@ const tag = 'card';
 export const CardDataPerm = {
   CardList: Perm.CardList,
   ImportInfo: 2070000,
+  /** card list button: change status */
+  ChangeStatus: 2010005,
 } as const;
 const P = CardDataPerm;
 
@@ -185,4 +187,38 @@ export const exportCardImportErrors = endpoint({
   summary: { zh: '导出卡导入失败的行（下载任务）', en: 'Export the failed rows of a card import (download task)' },
   body: Obj({ batchId: BatchId, format: Type.Optional(Type.Integer()) }),
   response: Type.Object({ taskId: Type.String() }),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// One card's state (card detail / card list "change status")
+// ---------------------------------------------------------------------------------------------------
+
+/** The manual state actions of the card lifecycle engine (server modules/card/lifecycle-model.ts STATE_ACTIONS). */
+export const CARD_STATE_ACTIONS = [
+  'activate', 'deactivate', 'startTest', 'endTest', 'toActivationReady', 'toInventory', 'invalidate', 'retire', 'freeze', 'unfreeze',
+] as const;
+export type CardStateAction = (typeof CARD_STATE_ACTIONS)[number];
+export const CARD_CHANGE_REASON_MAX = 200;
+
+export const CardStateChange = Type.Object({
+  iccid: Type.String(),
+  fromState: Type.Integer(),
+  toState: Type.Integer(),
+  /** true when the operator's gateway accepted the change; false when the operator has no access configuration */
+  sentToOperator: Type.Boolean(),
+  requestId: Nullable(Type.String()),
+});
+
+export const changeCardStatus = endpoint({
+  name: 'core/sim/singleCard/changeStatus', method: 'POST', auth: 'session', perm: [P.ChangeStatus], kind: 'mutation', tag,
+  summary: {
+    zh: '变更单张卡的状态：按卡生命周期规则校验，记录卡历史，并通过卡所属运营商的接入配置下发；运营商拒绝时状态不变',
+    en: "Change one card's state: checked by the card lifecycle rules, recorded in the card's history and sent through the access configuration of the card's operator; unchanged if the operator refuses",
+  },
+  body: Obj({
+    iccid: Type.String({ pattern: '^[0-9]{19,20}$' }),
+    action: Type.Union(CARD_STATE_ACTIONS.map((a) => Type.Literal(a))),
+    reason: Type.Optional(Type.String({ maxLength: CARD_CHANGE_REASON_MAX })),
+  }),
+  response: CardStateChange,
 });

@@ -6,6 +6,7 @@ import { denied } from '../../platform/errors.ts';
 import { isStaff, type Actor, type SessionContext } from '../../platform/context.ts';
 import { CardListService } from './card-list.ts';
 import { CardImportService } from './card-import.ts';
+import { changeCardState } from './card-service.ts';
 
 /**
  * The card list (every role, scoped to its tenant) and card file imports (operator staff only: customers are
@@ -19,6 +20,8 @@ export function cardDataRoutes(app: FastifyInstance, deps: AppDeps) {
   };
 
   bind(app, deps, carddata.getSimListPage, (b, ctx) => list.list(b, ctx.actor));
+  // one card's state, through the lifecycle engine; tenant scope is checked on the locked card row
+  bind(app, deps, carddata.changeCardStatus, (b, ctx) => changeCardState(deps, ctx as SessionContext, b.iccid, b.action, b.reason));
 
   bind(app, deps, carddata.importCards, (_b, ctx, req) => (staffOnly(ctx.actor), imports.import(req, ctx)));
   bind(app, deps, carddata.downloadCardImportTemplate, (b, ctx, _req, reply) => (staffOnly(ctx.actor), imports.template(b, ctx, reply)));

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { App, Tag, Tooltip, Typography } from 'antd';
-import type { FormInstance } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_ADAPTERS, formatDateTime, opconfig, type ResponseOf } from '@lynx/contract';
-import { call, LogicError } from '../../../request/http.ts';
+import { call } from '../../../request/http.ts';
 
 export type AccessRow = ResponseOf<typeof opconfig.getOperatorAccountPage>['list'][number];
 export type Lang = 'zh' | 'en';
@@ -17,40 +16,6 @@ export const PERM = {
 } as const;
 
 export const useLang = (): Lang => (useTranslation().i18n.language === 'en' ? 'en' : 'zh');
-
-/** The field a refusal names (`data.field`), as a form name path: `fields.port` → ['fields', 'port']. */
-export function fieldOfError(e: unknown): string[] | null {
-  if (!(e instanceof LogicError)) return null;
-  const field = (e.data as { field?: unknown } | null)?.field;
-  return typeof field === 'string' && field ? field.split('.') : null;
-}
-
-/**
- * Runs a save: busy state, success message, and a refusal that names a field shown on that field
- * (when the form has it) instead of as a toast. Resolves true when the save went through.
- */
-export function useFieldSave(form: FormInstance) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [busy, setBusy] = useState(false);
-  const save = async (run: () => Promise<unknown>): Promise<boolean> => {
-    setBusy(true);
-    try {
-      await run();
-      message.success(t('common.operationSuccess'));
-      return true;
-    } catch (e) {
-      const name = fieldOfError(e);
-      const onForm = name && form.getFieldInstance(name as never) !== undefined;
-      if (name && onForm) form.setFields([{ name, errors: [(e as Error).message] }]);
-      else if (e instanceof Error) message.error(e.message);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, save };
-}
 
 /** Operator accounts for selects and filters (optionally of one operator). */
 export function useAccountOptions(operatorId?: number | null) {

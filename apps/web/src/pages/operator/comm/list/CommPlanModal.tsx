@@ -5,8 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { CommPlanStatus, CommServiceKind, countChars, network, opconfig, validateLength, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { required, ruleOf } from '../../../../components/rules.ts';
+import { useFormSave } from '../../../../components/useFormSave.ts';
 import { operatorName, type OperatorRow } from '../../shared.tsx';
-import { useAccountOptions, useFieldSave, useLang } from '../../config/shared.tsx';
+import { useAccountOptions, useLang } from '../../config/shared.tsx';
 
 export type CommPlanRow = ResponseOf<typeof opconfig.getCommPlanPage>['list'][number];
 
@@ -30,7 +31,7 @@ export function CommPlanModal({ open, record, operators, onClose, onSaved }: {
   const { t } = useTranslation();
   const lang = useLang();
   const [form] = Form.useForm<CommPlanForm>();
-  const { busy, save } = useFieldSave(form);
+  const { busy, save } = useFormSave(form);
   const operatorId = Form.useWatch('operatorId', form) as number | undefined;
   const accounts = useAccountOptions(operatorId ?? null);
   const apns = useQuery({

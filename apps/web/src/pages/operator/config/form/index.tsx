@@ -7,8 +7,9 @@ import { useNavigate, useParams } from 'react-router';
 import { DEFAULT_GATEWAY_ADAPTER, GATEWAY_ADAPTERS, OPERATOR_API_VERSIONS, countChars, opconfig, validateLength } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { required, ruleOf } from '../../../../components/rules.ts';
+import { useFormSave } from '../../../../components/useFormSave.ts';
 import { operatorName, useOperators } from '../../shared.tsx';
-import { useFieldSave, useLang } from '../shared.tsx';
+import { useLang } from '../shared.tsx';
 
 interface AccessForm {
   operatorId: number;
@@ -40,7 +41,7 @@ export default function AccessFormPage() {
   const editing = operAccountId !== null;
   const validId = !editing || (Number.isInteger(operAccountId) && operAccountId > 0);
   const [form] = Form.useForm<AccessForm>();
-  const { busy, save } = useFieldSave(form);
+  const { busy, save } = useFormSave(form);
   const operators = useOperators();
   const current = useQuery({
     queryKey: [opconfig.getOperatorAccount.name, operAccountId],

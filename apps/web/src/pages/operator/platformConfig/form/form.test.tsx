@@ -9,7 +9,7 @@ import { setLanguage } from '../../../../locales/i18n.ts';
 import { useSession } from '../../../../stores/session.ts';
 import { http } from '../../../../request/http.ts';
 import PlatformFormPage from './index.tsx';
-import { fieldOfError } from '../../config/shared.tsx';
+import { namedField } from '../../../../components/useFormSave.ts';
 import { LogicError } from '../../../../request/http.ts';
 
 const sms = opconfig.platformSchemaOf(PlatformType.SmsGateway)!;
@@ -85,8 +85,8 @@ describe('schema-driven platform configuration form', () => {
   });
 
   it('maps a refusal naming a nested field to its form path', () => {
-    expect(fieldOfError(new LogicError('bad', 20004, { field: 'fields.port' }))).toEqual(['fields', 'port']);
-    expect(fieldOfError(new LogicError('bad', 20200, null))).toBeNull();
-    expect(fieldOfError(new Error('x'))).toBeNull();
+    expect(namedField(new LogicError('bad', 20004, { field: 'fields.port' }))).toEqual(['fields', 'port']);
+    expect(namedField(new LogicError('bad', 20200, null))).toBeNull();
+    expect(namedField(new Error('x'))).toBeNull();
   });
 });

@@ -7,7 +7,8 @@ import { useNavigate, useParams } from 'react-router';
 import { PlatformConfigState, PlatformType, countChars, opconfig, validateLength } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { required, ruleOf } from '../../../../components/rules.ts';
-import { useFieldSave, useLang, type Lang } from '../../config/shared.tsx';
+import { useFormSave } from '../../../../components/useFormSave.ts';
+import { useLang, type Lang } from '../../config/shared.tsx';
 import { usePlatformSchema, type SchemaField } from '../shared.tsx';
 
 type FieldValues = Record<string, string | number | boolean | null | undefined>;
@@ -51,7 +52,7 @@ export default function PlatformFormPage() {
   const editing = id !== null;
   const known = PlatformType.has(platformType) && (!editing || (Number.isInteger(id) && id > 0));
   const [form] = Form.useForm<PlatformForm>();
-  const { busy, save } = useFieldSave(form);
+  const { busy, save } = useFormSave(form);
   const schema = usePlatformSchema(platformType, known);
   const current = useQuery({
     queryKey: [opconfig.getPlatformConfig.name, id],

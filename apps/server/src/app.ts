@@ -29,6 +29,7 @@ import { opconfigRoutes } from './modules/network/opconfig-routes.ts';
 import { netconfigRoutes } from './modules/network/netconfig-routes.ts';
 import { retailRoutes } from './modules/plan/retail-routes.ts';
 import { cardDataRoutes } from './modules/card/card-data-routes.ts';
+import { scheduleCardLifecycle } from './modules/card/card-scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 
 export interface AppDeps {
@@ -79,6 +80,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   const exports = new ExportService(database.db, jobs, config.dataDir, (id) => sessions.actorOf(id));
   const files = new FileStore(database.db, config.dataDir);
   scheduleMaintenance(database.db, jobs, config.apiLogRetentionDays);
+  scheduleCardLifecycle({ db: database.db, config }, jobs, app.log);
   const deps: AppDeps = {
     config, database, db: database.db, sessions, counters, apiLog, jobs, exports, files,
     limits: { perToken: config.rateLimitPerToken, perIp: config.rateLimitPerIp, windowMs: 60_000 },

@@ -56,6 +56,13 @@ export interface PlanChange extends CardRef {
   effective: 'now' | 'nextCycle';
 }
 
+export interface ZoneChange extends CardRef {
+  /** block: no service in the zone / region / network; permit: service again; release: the zone is given up */
+  op: 'block' | 'permit' | 'release';
+  kind: 'zone' | 'region' | 'network';
+  targetId: number;
+}
+
 export interface ChangeAccepted {
   /** the operator's reference of the accepted request */
   requestId: string;
@@ -83,6 +90,10 @@ export interface OperatorGateway {
   testConnection(): Promise<GatewayResult<ConnectionInfo>>;
   changeCardState(req: CardStateChange): Promise<GatewayResult<ChangeAccepted>>;
   changePlan(req: PlanChange): Promise<GatewayResult<ChangeAccepted>>;
+  /** blocks or permits a zone, region or network for one card */
+  changeZone(req: ZoneChange): Promise<GatewayResult<ChangeAccepted>>;
+  /** drops the card's data sessions so the device attaches again */
+  resetNetwork(req: CardRef): Promise<GatewayResult<ChangeAccepted>>;
   queryUsage(req: UsageQuery): Promise<GatewayResult<Usage>>;
 }
 

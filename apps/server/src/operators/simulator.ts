@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type {
-  CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery,
+  CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery, ZoneChange, CardRef,
 } from './gateway.ts';
 
 /**
@@ -135,6 +135,21 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
         if (refused) return refused;
         if (!req.planCode.trim()) return { ok: false, code: 'INVALID_PLAN', message: 'the plan code is empty', retryable: false };
         return { ok: true, data: accepted(req.iccid, 'plan') };
+      }),
+
+    changeZone: (req: ZoneChange) =>
+      roundTrip<ChangeAccepted>(() => {
+        const refused = authenticate() ?? cardRule(req.iccid, `zone-${req.op}`, `${req.kind}:${req.targetId}`);
+        if (refused) return refused;
+        if (!Number.isInteger(req.targetId) || req.targetId <= 0) return { ok: false, code: 'INVALID_TARGET', message: `${req.kind} ${req.targetId} is unknown`, retryable: false };
+        return { ok: true, data: accepted(req.iccid, `zone-${req.op}`) };
+      }),
+
+    resetNetwork: (req: CardRef) =>
+      roundTrip<ChangeAccepted>(() => {
+        const refused = authenticate() ?? cardRule(req.iccid, 'reset', 0);
+        if (refused) return refused;
+        return { ok: true, data: accepted(req.iccid, 'reset') };
       }),
 
     queryUsage: (req: UsageQuery) =>

@@ -50,6 +50,8 @@ export const CommPlanStatus = defineEnum({
 export const CardChangeType = defineEnum({
   CardState: { value: 1, zh: '状态变更', en: 'Status change' },
   Plan: { value: 2, zh: '套餐变更', en: 'Plan change' },
+  Zone: { value: 3, zh: '区域限制/放开', en: 'Zone block / permit' },
+  NetworkReset: { value: 4, zh: '网络重置', en: 'Network reset' },
 });
 
 /** State of a card change failure record. */

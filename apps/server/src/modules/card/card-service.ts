@@ -1,37 +1,58 @@
-// The card service: applies the pure lifecycle engine (lifecycle.ts) to stored cards. One card's state change
-// runs in one transaction: lock the card row, check the tenant, ask the engine, send the change to the
-// operator through the card operator's access configuration, persist `next`, write the card history and the
+// The card service: applies the pure lifecycle engine (lifecycle.ts) to stored cards. It is the only code that
+// writes a card's state, plan and contract. One action on one card runs in one transaction (or a savepoint of
+// the caller's): lock the card row, check the tenant, load the engine's snapshot, ask the engine, send what it
+// asks to the operator through the card operator's access configuration, persist `next` with the scheduler's
+// next deadline, carry out the effects (zone blocks, event packs), write the card history and (for a user) the
 // audit row. Design note: docs/card-lifecycle.md.
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { CardChangeSource, CardChangeType, CardState, ErrorCode, PlanOperationMode, PlanRenewalMode } from '@lynx/contract';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  CardChangeSource, CardChangeType, CardState, ErrorCode, PlanOperationMode, PlanRenewalMode,
+} from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { canSeeTenant, type SessionContext } from '../../platform/context.ts';
-import { changeCardOnNetwork } from '../network/opconfig-service.ts';
+import { changeCardOnNetwork, type CardChangeRequest } from '../network/opconfig-service.ts';
 import { secretBoxFor, type SecretBox } from '../network/opconfig-secrets.ts';
 import { operatorAccounts } from '../network/opconfig-tables.ts';
-import { cardHistory, cards } from './card-tables.ts';
-import { contractEndsAt, transition, type CardSnapshot, type Effect, type StateActionType } from './lifecycle.ts';
+import { apns } from '../network/tables.ts';
+import { basicPlans, planApns, planZones } from '../plan/plan-tables.ts';
+import { cardEventPacks, cardHistory, cardZoneBlocks, cards } from './card-tables.ts';
+import {
+  contractEndsAt, cycleEndsAt, nextDeadline, transition,
+  type CardAction, type CardPlan, type CardSnapshot, type Effect, type StateActionType,
+} from './lifecycle.ts';
+import { cycleBoundary } from './lifecycle-time.ts';
 
-type CardRow = typeof cards.$inferSelect;
+export type CardRow = typeof cards.$inferSelect;
 
 export interface CardServiceDeps {
   db: Db;
   config: Pick<Config, 'secretKey' | 'dataDir'>;
 }
 
-export interface CardStateChangeResult {
+/** Who asks: a signed-in user (tenant-checked on the card row) or the system (a rule, the scheduler, the operator feed). */
+export type CardActor =
+  | { kind: 'user'; ctx: SessionContext }
+  | { kind: 'system'; source: number; actor: string };
+
+export interface CardActionResult {
   iccid: string;
   fromState: number;
   toState: number;
+  /** at least one operator call was made (false when the operator has no access configuration or none was needed) */
   sentToOperator: boolean;
+  /** the operator's reference of the last accepted call */
   requestId: string | null;
 }
+/** @deprecated name kept for the single-card status endpoint */
+export type CardStateChangeResult = CardActionResult;
 
 /** Noted in the card's history when the change could not be sent because the operator has no access configuration. */
 export const NOT_SENT_NOTE = '未下发运营商：该运营商没有接入配置 / not sent to the operator: it has no access configuration';
+/** Noted in the card's history when a time-driven change was applied although the operator refused it (kept for retry). */
+export const SYNC_FAILED_NOTE = '运营商同步失败，已记入换卡失败记录 / the operator refused the sync; kept in the card change failures for retry';
 
 const boxes = new WeakMap<object, SecretBox>();
 const boxOf = (deps: CardServiceDeps): SecretBox => {
@@ -40,13 +61,55 @@ const boxOf = (deps: CardServiceDeps): SecretBox => {
   return box;
 };
 
-/**
- * The engine's view of a stored card. The card row keeps the state, the period ends and the first activation;
- * the state before a forced shutdown comes from the card's history (the last entry into the frozen state).
- */
+// ---- plans ----------------------------------------------------------------------------------------------------
+
+interface PlanFacts {
+  plan: CardPlan;
+  code: string;
+  operationMode: number;
+  renewalMode: number;
+}
+const PLAN_TTL_MS = 5_000;
+const planCache = new Map<number, { facts: PlanFacts; at: number }>();
+
+/** The engine's facts of a basic plan (cycle rule, APN names, test and silent periods), or null if it does not exist. */
+export async function loadPlanFacts(ex: Executor, goodsReleaseId: number): Promise<PlanFacts | null> {
+  const hit = planCache.get(goodsReleaseId);
+  if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.facts;
+  const [p] = await ex.select().from(basicPlans).where(eq(basicPlans.goodsReleaseId, goodsReleaseId));
+  if (!p) return null;
+  const apnRows = await ex
+    .select({ name: apns.apnName })
+    .from(planApns)
+    .innerJoin(apns, eq(apns.apnId, planApns.apnId))
+    .where(eq(planApns.goodsReleaseId, goodsReleaseId));
+  const facts: PlanFacts = {
+    plan: {
+      id: p.goodsReleaseId, goodsType: p.goodsType, cycleUnit: p.cycleUnit, cycleValue: p.cycleValue, durationMonths: p.durationMonths,
+      apns: apnRows.map((a) => a.name), testValidityDays: p.testValidityDays ?? null, testPeriodMonths: p.testPeriodMonths,
+      silentPeriodMonths: p.silentPeriodMonths,
+    },
+    code: p.code, operationMode: p.operationMode, renewalMode: p.renewalMode,
+  };
+  if (planCache.size > 5_000) planCache.clear();
+  planCache.set(goodsReleaseId, { facts, at: Date.now() });
+  return facts;
+}
+
+/** The plan as the engine needs it for `{ type: 'changePlan', plan }`; 20005 when there is no such plan. */
+export async function loadCardPlan(ex: Executor, goodsReleaseId: number): Promise<CardPlan> {
+  const f = await loadPlanFacts(ex, goodsReleaseId);
+  if (!f) throw notFound();
+  return f.plan;
+}
+
+// ---- snapshot ---------------------------------------------------------------------------------------------------
+
+/** The engine's view of a stored card. */
 export async function snapshotOf(ex: Executor, row: CardRow): Promise<CardSnapshot> {
-  let frozenFrom: number | null = null;
-  if (row.state === CardState.Frozen) {
+  let frozenFrom: number | null = row.frozenFrom;
+  if (row.state === CardState.Frozen && frozenFrom == null) {
+    // cards frozen before the column existed: the last entry into the frozen state
     const [h] = await ex
       .select({ fromState: cardHistory.fromState })
       .from(cardHistory)
@@ -55,97 +118,286 @@ export async function snapshotOf(ex: Executor, row: CardRow): Promise<CardSnapsh
       .limit(1);
     frozenFrom = h?.fromState ?? null;
   }
+  const plan = row.goodsReleaseId != null ? ((await loadPlanFacts(ex, row.goodsReleaseId))?.plan ?? null) : null;
+  const pendingPlan = row.pendingPlanId != null ? ((await loadPlanFacts(ex, row.pendingPlanId))?.plan ?? null) : null;
   return {
     state: row.state,
     operationMode: row.operationMode ?? PlanOperationMode.Standard,
     renewalMode: row.renewalMode ?? PlanRenewalMode.NoRenew,
-    plan: null,
+    plan,
     testEndsAt: row.testEndAt,
     silentEndsAt: row.silentEndAt,
     activatedAt: row.activatedAt,
-    contractStartAt: null,
-    contractMonths: 0,
-    cyclesUsed: 0,
-    pendingPlanChange: null,
-    pendingPriceChange: false,
-    lastPlanChangeAt: null,
+    contractStartAt: plan ? row.contractStartAt : null,
+    contractMonths: row.contractMonths,
+    cyclesUsed: row.cyclesUsed,
+    pendingPlanChange: pendingPlan
+      ? {
+        plan: pendingPlan, requestedAt: row.pendingPlanRequestedAt ?? row.updatedAt, effectiveAt: row.pendingPlanEffectiveAt,
+        onActivation: row.pendingPlanOnActivation,
+      }
+      : null,
+    pendingPriceChange: row.pendingPriceChange,
+    lastPlanChangeAt: row.lastPlanChangeAt,
     frozenFrom,
-    lastNetworkResetAt: null,
+    lastNetworkResetAt: row.lastNetworkResetAt,
   };
 }
 
+/** Start of the card's current cycle, or null without a contract. */
+export function cycleStartsAt(card: CardSnapshot): Date | null {
+  if (!card.plan || !card.contractStartAt) return null;
+  return card.cyclesUsed <= 1 ? card.contractStartAt : cycleBoundary(card.plan, card.contractStartAt, card.cyclesUsed - 1);
+}
+
+/** The card columns that store a snapshot (plus what is derived from it: contract and cycle ends, next deadline). */
+export function rowOfSnapshot(next: CardSnapshot): Partial<CardRow> {
+  const pending = next.pendingPlanChange;
+  return {
+    state: next.state,
+    goodsReleaseId: next.plan?.id ?? null,
+    operationMode: next.operationMode,
+    renewalMode: next.renewalMode,
+    testEndAt: next.testEndsAt,
+    silentEndAt: next.silentEndsAt,
+    activatedAt: next.activatedAt,
+    contractStartAt: next.contractStartAt,
+    contractMonths: next.contractMonths,
+    cyclesUsed: next.cyclesUsed,
+    contractEndAt: contractEndsAt(next),
+    cycleStartAt: cycleStartsAt(next),
+    cycleEndAt: cycleEndsAt(next),
+    pendingPlanId: pending?.plan.id ?? null,
+    pendingPlanRequestedAt: pending?.requestedAt ?? null,
+    pendingPlanEffectiveAt: pending?.effectiveAt ?? null,
+    pendingPlanOnActivation: pending?.onActivation ?? false,
+    pendingPriceChange: next.pendingPriceChange,
+    lastPlanChangeAt: next.lastPlanChangeAt,
+    frozenFrom: next.frozenFrom,
+    lastNetworkResetAt: next.lastNetworkResetAt,
+    nextDeadlineAt: nextDeadline(next),
+  };
+}
+
+// ---- the operator ------------------------------------------------------------------------------------------------
+
 /** The access configuration a card's changes go through: the operator's first (oldest) one, if any. */
+const accessCache = new Map<number, { id: number | null; at: number }>();
 async function accessConfigOf(ex: Executor, operatorId: number): Promise<number | null> {
+  const hit = accessCache.get(operatorId);
+  if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.id;
   const [a] = await ex
     .select({ id: operatorAccounts.operAccountId })
     .from(operatorAccounts)
     .where(eq(operatorAccounts.operatorId, operatorId))
     .orderBy(asc(operatorAccounts.operAccountId))
     .limit(1);
+  accessCache.set(operatorId, { id: a?.id ?? null, at: Date.now() });
   return a?.id ?? null;
 }
 
-type Outcome = { ok: true; result: CardStateChangeResult } | { ok: false; message: string };
+/** The operator calls the effects ask for: one status call (the final state), one plan call, each zone call, a reset. */
+async function operatorCalls(ex: Executor, effects: Effect[], finalState: number, fromState: number): Promise<CardChangeRequest[]> {
+  const calls: CardChangeRequest[] = [];
+  const plans = effects.filter((e): e is Extract<Effect, { kind: 'gatewayPlan' }> => e.kind === 'gatewayPlan');
+  if (plans.length > 0) {
+    const f = await loadPlanFacts(ex, plans[plans.length - 1].planId);
+    if (f) calls.push({ changeType: CardChangeType.Plan, planCode: f.code, effective: 'now' });
+  }
+  for (const e of effects) {
+    if (e.kind === 'gatewayZone') calls.push({ changeType: CardChangeType.Zone, op: e.op, kind: e.target.kind, targetId: e.target.id });
+    if (e.kind === 'gatewayNetworkReset') calls.push({ changeType: CardChangeType.NetworkReset });
+  }
+  if (effects.some((e) => e.kind === 'gatewayStatus') && finalState !== fromState) {
+    calls.push({ changeType: CardChangeType.CardState, targetState: finalState });
+  }
+  return calls;
+}
 
-/**
- * Changes one card's state by a manual action. Refusals: 20005 for a missing card or one outside the
- * caller's tenant (alike), the engine's error code for an illegal change, 20415 when the operator refuses
- * (the card stays as it was and the refusal is kept as a card change failure).
- */
-export async function changeCardState(
-  deps: CardServiceDeps, ctx: SessionContext, iccid: string, action: StateActionType, reason: string | null | undefined,
-): Promise<CardStateChangeResult> {
-  const why = reason?.trim() ? reason.trim() : null;
-  const outcome = await deps.db.transaction(async (tx): Promise<Outcome> => {
-    const [row] = await tx.select().from(cards).where(eq(cards.iccid, iccid)).for('update');
-    if (!row || !canSeeTenant(ctx.actor, row)) throw notFound();
+// ---- applying an action ------------------------------------------------------------------------------------------
 
-    const now = new Date();
-    const res = transition(await snapshotOf(tx, row), { type: action }, now);
-    if (!res.ok) throw new AppError(res.error, res.params);
+type Outcome = { ok: true; result: CardActionResult } | { ok: false; message: string };
 
-    const tenant = { custId: row.custId, rootCustId: row.rootCustId };
-    const operAccountId = res.effects.some((e) => e.kind === 'gatewayStatus') ? await accessConfigOf(tx, row.operatorId) : null;
-    let requestId: string | null = null;
-    if (operAccountId != null) {
+const sourceOf = (who: CardActor) => (who.kind === 'user' ? CardChangeSource.User : who.source);
+const actorName = (who: CardActor) => (who.kind === 'user' ? who.ctx.actor.loginName : who.actor);
+
+function targetNote(action: CardAction): string | null {
+  if (action.type === 'block' || action.type === 'permit') return `${action.target.kind} ${action.target.id}`;
+  if (action.type === 'releaseZone') return `zone ${action.zoneId}`;
+  if (action.type === 'orderEventPack') return `pack ${action.packId}`;
+  if (action.type === 'renew') return `periods ${action.periods ?? 1}`;
+  return null;
+}
+
+async function applyLocked(
+  deps: CardServiceDeps, tx: Executor, who: CardActor, row: CardRow, action: CardAction, why: string | null, now: Date,
+): Promise<Outcome> {
+  const snapshot = await snapshotOf(tx, row);
+  const res = transition(snapshot, action, now);
+  if (!res.ok) throw new AppError(res.error, res.params);
+  const tenant = { custId: row.custId, rootCustId: row.rootCustId };
+  const by = actorName(who);
+
+  // the operator first: a user's change the operator refuses leaves the card as it was
+  const calls = await operatorCalls(tx, res.effects, res.to, row.state);
+  const operAccountId = calls.length > 0 ? await accessConfigOf(tx, row.operatorId) : null;
+  let requestId: string | null = null;
+  let syncFailed = false;
+  if (operAccountId != null) {
+    for (const request of calls) {
       const sent = await changeCardOnNetwork(tx, boxOf(deps), {
-        iccid: row.iccid, msisdn: row.msisdn ?? '', operatorId: row.operatorId, operAccountId, ...tenant,
-        request: { changeType: CardChangeType.CardState, targetState: res.to }, triggeredBy: ctx.actor.loginName,
+        iccid: row.iccid, msisdn: row.msisdn ?? '', operatorId: row.operatorId, operAccountId, ...tenant, request, triggeredBy: by,
       });
-      if (!sent.ok) {
-        // the refusal is kept (and audited); the card itself is not touched
-        await audit(tx, ctx, {
+      if (sent.ok) {
+        requestId = sent.requestId;
+        continue;
+      }
+      if (who.kind === 'user') {
+        await audit(tx, who.ctx, {
           entity: 'cardChangeFailure', entityId: sent.failureId, ...tenant,
-          after: { failureId: sent.failureId, iccid: row.iccid, action, fromState: row.state, targetState: res.to, message: sent.message },
+          after: { failureId: sent.failureId, iccid: row.iccid, action: action.type, fromState: row.state, request, message: sent.message },
         });
         return { ok: false, message: sent.message };
       }
-      requestId = sent.requestId;
+      // a time-driven change happens anyway (the contract says so); the refused sync waits in the failure list
+      syncFailed = true;
     }
+  }
 
-    const next = res.next;
-    const [after] = await tx
-      .update(cards)
-      .set({
-        state: next.state, activatedAt: next.activatedAt, testEndAt: next.testEndsAt, silentEndAt: next.silentEndsAt,
-        contractEndAt: next.contractStartAt ? contractEndsAt(next) : row.contractEndAt, updatedAt: now,
-      })
-      .where(eq(cards.iccid, row.iccid))
-      .returning();
-
-    const note = operAccountId == null ? NOT_SENT_NOTE : null;
-    const history = res.effects.filter((e): e is Extract<Effect, { kind: 'history' }> => e.kind === 'history');
-    if (history.length > 0) {
-      await tx.insert(cardHistory).values(
-        history.map((h) => ({
-          iccid: row.iccid, fromState: h.from, toState: h.to, action: h.action, source: CardChangeSource.User, actor: ctx.actor.loginName,
-          reason: [why, note].filter(Boolean).join(' · ') || null, at: h.at,
-        })),
-      );
-    }
-    await audit(tx, ctx, { entity: 'card', entityId: row.iccid, before: row, after: { ...after, action, reason: why }, ...tenant });
-    return { ok: true, result: { iccid: row.iccid, fromState: row.state, toState: res.to, sentToOperator: operAccountId != null, requestId } };
+  const next = res.next;
+  const columns = rowOfSnapshot(next);
+  const changed = Object.entries(columns).some(([k, v]) => {
+    const old = (row as Record<string, unknown>)[k];
+    return v instanceof Date || old instanceof Date ? (v as Date | null)?.getTime() !== (old as Date | null)?.getTime() : v !== old;
   });
+  if (changed) await tx.update(cards).set({ ...columns, updatedAt: now }).where(eq(cards.iccid, row.iccid));
+
+  for (const e of res.effects) {
+    if (e.kind === 'blockAllZones' && next.plan) {
+      const zones = await tx.select({ id: planZones.zoneId }).from(planZones).where(eq(planZones.goodsReleaseId, next.plan.id));
+      if (zones.length > 0) {
+        await tx
+          .insert(cardZoneBlocks)
+          .values(zones.map((z) => ({ iccid: row.iccid, kind: 'zone' as const, targetId: z.id, byDeactivation: true, blockedAt: e.at, blockedBy: by })))
+          .onConflictDoNothing();
+      }
+    } else if (e.kind === 'restoreZones') {
+      await tx.delete(cardZoneBlocks).where(and(eq(cardZoneBlocks.iccid, row.iccid), eq(cardZoneBlocks.byDeactivation, true)));
+    } else if (e.kind === 'gatewayZone') {
+      if (e.op === 'block') {
+        await tx
+          .insert(cardZoneBlocks)
+          .values({ iccid: row.iccid, kind: e.target.kind, targetId: e.target.id, byDeactivation: false, blockedAt: now, blockedBy: by })
+          .onConflictDoUpdate({ target: [cardZoneBlocks.iccid, cardZoneBlocks.kind, cardZoneBlocks.targetId], set: { byDeactivation: false, blockedAt: now, blockedBy: by } });
+      } else {
+        await tx
+          .delete(cardZoneBlocks)
+          .where(and(eq(cardZoneBlocks.iccid, row.iccid), eq(cardZoneBlocks.kind, e.target.kind), eq(cardZoneBlocks.targetId, e.target.id)));
+      }
+    } else if (e.kind === 'eventPackAdded') {
+      await tx.insert(cardEventPacks).values({ iccid: row.iccid, packId: e.packId, startsAt: e.startsAt, endsAt: e.endsAt, orderedBy: by, orderedAt: now });
+    }
+  }
+
+  const note = calls.length > 0 && operAccountId == null ? NOT_SENT_NOTE : syncFailed ? SYNC_FAILED_NOTE : null;
+  const detail = targetNote(action);
+  const history = res.effects.filter((e): e is Extract<Effect, { kind: 'history' }> => e.kind === 'history');
+  if (history.length > 0) {
+    await tx.insert(cardHistory).values(
+      history.map((h) => ({
+        iccid: row.iccid, fromState: h.from, toState: h.to, action: h.action, source: sourceOf(who), actor: by,
+        reason: [why, detail, note].filter(Boolean).join(' · ') || null, planId: h.planId ?? null, at: h.at,
+      })),
+    );
+  }
+  if (who.kind === 'user' && (changed || res.effects.length > 0)) {
+    await audit(tx, who.ctx, {
+      entity: 'card', entityId: row.iccid, before: row, after: { ...columns, action: action.type, reason: why }, ...tenant,
+    });
+  }
+  return {
+    ok: true,
+    result: { iccid: row.iccid, fromState: row.state, toState: res.to, sentToOperator: operAccountId != null && calls.length > 0, requestId },
+  };
+}
+
+/**
+ * Applies one action to one card. Refusals (thrown AppError): 20005 for a missing card or, for a user, one
+ * outside the caller's tenant (alike); the engine's error code for an illegal action; 20415 when the operator
+ * refuses a user's change (the card stays as it was; the refusal is kept as a card change failure).
+ * With `opts.tx` it runs in a savepoint of the caller's transaction.
+ */
+export async function applyCardAction(
+  deps: CardServiceDeps, who: CardActor, iccid: string, action: CardAction,
+  opts: { reason?: string | null; tx?: Executor; now?: Date } = {},
+): Promise<CardActionResult> {
+  const why = opts.reason?.trim() ? opts.reason.trim() : null;
+  const work = async (tx: Executor): Promise<Outcome> => {
+    const [row] = await tx.select().from(cards).where(eq(cards.iccid, iccid)).for('update');
+    if (!row || (who.kind === 'user' && !canSeeTenant(who.ctx.actor, row))) throw notFound();
+    return applyLocked(deps, tx, who, row, action, why, opts.now ?? new Date());
+  };
+  const outcome = opts.tx ? await opts.tx.transaction(work) : await deps.db.transaction(work);
   if (!outcome.ok) throw new AppError(ErrorCode.CardGatewayRefused, { reason: outcome.message });
   return outcome.result;
 }
+
+/** Changes one card's state by a manual action (the single-card status screen). */
+export function changeCardState(
+  deps: CardServiceDeps, ctx: SessionContext, iccid: string, action: StateActionType, reason: string | null | undefined,
+): Promise<CardActionResult> {
+  return applyCardAction(deps, { kind: 'user', ctx }, iccid, { type: action }, { reason });
+}
+
+// ---- time-driven changes ----------------------------------------------------------------------------------------
+
+/**
+ * Applies every time-driven change due on one card (test end, silent end, cycle end, contract end, pending plan
+ * change), catching up in time order. Claims the card with SKIP LOCKED and re-checks that it is still due, so
+ * two processes never apply the same deadline twice: answers false when another process holds the card or it
+ * is no longer due.
+ */
+export async function tickCard(deps: CardServiceDeps, iccid: string, now = new Date()): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(cards)
+      .where(and(eq(cards.iccid, iccid), sql`${cards.nextDeadlineAt} <= ${now}`))
+      .for('update', { skipLocked: true });
+    if (!row) return false;
+    const outcome = await applyLocked(deps, tx, { kind: 'system', source: CardChangeSource.Schedule, actor: 'scheduler' }, row, { type: 'tick' }, null, now);
+    if (!outcome.ok) return false;
+    // a tick that changed nothing (a stale deadline) must not be picked again
+    const [after] = await tx.select({ d: cards.nextDeadlineAt }).from(cards).where(eq(cards.iccid, iccid));
+    if (after?.d && after.d <= now) await tx.update(cards).set({ nextDeadlineAt: null }).where(eq(cards.iccid, iccid));
+    return true;
+  });
+}
+
+/** ICCIDs whose next deadline has passed, oldest first (the scheduler's index). */
+export async function dueCards(ex: Executor, now: Date, limit: number, after?: { at: Date; iccid: string }): Promise<{ iccid: string; at: Date }[]> {
+  const rows = await ex
+    .select({ iccid: cards.iccid, at: cards.nextDeadlineAt })
+    .from(cards)
+    .where(
+      after
+        ? sql`${cards.nextDeadlineAt} <= ${now} and (${cards.nextDeadlineAt}, ${cards.iccid}) > (${after.at}, ${after.iccid})`
+        : sql`${cards.nextDeadlineAt} <= ${now}`,
+    )
+    .orderBy(asc(cards.nextDeadlineAt), asc(cards.iccid))
+    .limit(limit);
+  return rows.map((r) => ({ iccid: r.iccid, at: r.at! }));
+}
+
+/** Recomputes the stored lifecycle columns (next deadline, contract and cycle ends) of cards written outside the engine (imports, seeds). */
+export async function refreshDeadlines(ex: Executor, iccids: string[]): Promise<void> {
+  if (iccids.length === 0) return;
+  const rows = await ex.select().from(cards).where(inArray(cards.iccid, iccids));
+  for (const row of rows) {
+    const cols = rowOfSnapshot(await snapshotOf(ex, row));
+    await ex.update(cards).set({
+      nextDeadlineAt: cols.nextDeadlineAt, contractEndAt: cols.contractEndAt, cycleStartAt: cols.cycleStartAt, cycleEndAt: cols.cycleEndAt,
+    }).where(eq(cards.iccid, row.iccid));
+  }
+}
+

@@ -1,6 +1,6 @@
 import { pgTable, integer, smallint, text, timestamp, uuid, boolean, primaryKey } from 'drizzle-orm/pg-core';
 
-// Drizzle tables of the card area; keep in step with migrations/0009_card.sql.
+// Drizzle tables of the card area; keep in step with migrations/0009_card.sql and 0010_card_lifecycle.sql.
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -31,6 +31,21 @@ export const cards = pgTable('cards', {
   renewalMode: smallint('renewal_mode'),
   euicc: boolean('euicc').notNull().default(false),
   eid: text('eid'),
+  // lifecycle facts (migration 0010): what the engine's snapshot needs beyond the state
+  contractStartAt: ts('contract_start_at'),
+  contractMonths: integer('contract_months').notNull().default(0),
+  cyclesUsed: integer('cycles_used').notNull().default(0),
+  pendingPlanId: integer('pending_plan_id'),
+  pendingPlanRequestedAt: ts('pending_plan_requested_at'),
+  pendingPlanEffectiveAt: ts('pending_plan_effective_at'),
+  pendingPlanOnActivation: boolean('pending_plan_on_activation').notNull().default(false),
+  pendingPriceChange: boolean('pending_price_change').notNull().default(false),
+  lastPlanChangeAt: ts('last_plan_change_at'),
+  frozenFrom: smallint('frozen_from'),
+  lastNetworkResetAt: ts('last_network_reset_at'),
+  nextDeadlineAt: ts('next_deadline_at'),
+  cycleStartAt: ts('cycle_start_at'),
+  cycleEndAt: ts('cycle_end_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -46,9 +61,39 @@ export const cardHistory = pgTable(
     source: smallint('source').notNull(),
     actor: text('actor'),
     reason: text('reason'),
+    planId: integer('plan_id'),
     at: ts('at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.iccid, t.historyId] })],
+);
+
+/** Zones, regions or networks blocked on a card (migration 0010). */
+export const cardZoneBlocks = pgTable(
+  'card_zone_blocks',
+  {
+    iccid: text('iccid').notNull(),
+    kind: text('kind').notNull().$type<'zone' | 'region' | 'network'>(),
+    targetId: integer('target_id').notNull(),
+    byDeactivation: boolean('by_deactivation').notNull().default(false),
+    blockedAt: ts('blocked_at').notNull().defaultNow(),
+    blockedBy: text('blocked_by'),
+  },
+  (t) => [primaryKey({ columns: [t.iccid, t.kind, t.targetId] })],
+);
+
+/** Event packs ordered on a card; each ends with the base cycle it was ordered in (migration 0010). */
+export const cardEventPacks = pgTable(
+  'card_event_packs',
+  {
+    iccid: text('iccid').notNull(),
+    orderId: uuid('order_id').notNull().defaultRandom(),
+    packId: integer('pack_id').notNull(),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    orderedBy: text('ordered_by'),
+    orderedAt: ts('ordered_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.iccid, t.orderId] })],
 );
 
 export const cardImportBatches = pgTable('card_import_batches', {

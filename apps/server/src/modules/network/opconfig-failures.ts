@@ -21,10 +21,19 @@ const view = (r: Row, accountName: string | null) => ({
 });
 
 /** The stored request as the gateway call it describes. */
-const requestOf = (r: Row): CardChangeRequest =>
-  r.changeType === CardChangeType.CardState
-    ? { changeType: CardChangeType.CardState, targetState: Number(r.request.targetState) }
-    : { changeType: CardChangeType.Plan, planCode: String(r.request.planCode ?? ''), effective: r.request.effective === 'now' ? 'now' : 'nextCycle' };
+const requestOf = (r: Row): CardChangeRequest => {
+  const q = r.request;
+  switch (r.changeType) {
+    case CardChangeType.CardState: return { changeType: CardChangeType.CardState, targetState: Number(q.targetState) };
+    case CardChangeType.Zone: {
+      const op = q.op === 'permit' || q.op === 'release' ? q.op : 'block';
+      const kind = q.kind === 'region' || q.kind === 'network' ? q.kind : 'zone';
+      return { changeType: CardChangeType.Zone, op, kind, targetId: Number(q.targetId) };
+    }
+    case CardChangeType.NetworkReset: return { changeType: CardChangeType.NetworkReset };
+    default: return { changeType: CardChangeType.Plan, planCode: String(q.planCode ?? ''), effective: q.effective === 'now' ? 'now' : 'nextCycle' };
+  }
+};
 
 export function failureRoutes(app: FastifyInstance, deps: AppDeps, box: SecretBox) {
   const { db } = deps;

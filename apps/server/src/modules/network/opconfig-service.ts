@@ -35,7 +35,9 @@ export function gatewayOfAccount(box: SecretBox, row: AccountRow): OperatorGatew
 
 export type CardChangeRequest =
   | { changeType: typeof CardChangeType.CardState; targetState: number }
-  | { changeType: typeof CardChangeType.Plan; planCode: string; effective?: 'now' | 'nextCycle' };
+  | { changeType: typeof CardChangeType.Plan; planCode: string; effective?: 'now' | 'nextCycle' }
+  | { changeType: typeof CardChangeType.Zone; op: 'block' | 'permit' | 'release'; kind: 'zone' | 'region' | 'network'; targetId: number }
+  | { changeType: typeof CardChangeType.NetworkReset };
 
 export interface CardChangeFailureInput {
   msisdn: string;
@@ -52,8 +54,14 @@ export interface CardChangeFailureInput {
   triggeredBy?: string | null;
 }
 
-const requestPayload = (r: CardChangeRequest): Record<string, string | number | null> =>
-  r.changeType === CardChangeType.CardState ? { targetState: r.targetState } : { planCode: r.planCode, effective: r.effective ?? 'nextCycle' };
+const requestPayload = (r: CardChangeRequest): Record<string, string | number | null> => {
+  switch (r.changeType) {
+    case CardChangeType.CardState: return { targetState: r.targetState };
+    case CardChangeType.Plan: return { planCode: r.planCode, effective: r.effective ?? 'nextCycle' };
+    case CardChangeType.Zone: return { op: r.op, kind: r.kind, targetId: r.targetId };
+    default: return {};
+  }
+};
 
 /**
  * Records a card change the operator gateway refused (called by the card lifecycle when a gateway call
@@ -78,9 +86,13 @@ export async function recordCardChangeFailure(ex: Executor, input: CardChangeFai
 
 /** Sends one card change to the operator through a gateway. */
 export function sendCardChange(gateway: OperatorGateway, card: { iccid: string; msisdn: string }, request: CardChangeRequest): Promise<GatewayResult<ChangeAccepted>> {
-  return request.changeType === CardChangeType.CardState
-    ? gateway.changeCardState({ iccid: card.iccid, msisdn: card.msisdn, targetState: request.targetState })
-    : gateway.changePlan({ iccid: card.iccid, msisdn: card.msisdn, planCode: request.planCode, effective: request.effective ?? 'nextCycle' });
+  const ref = { iccid: card.iccid, msisdn: card.msisdn };
+  switch (request.changeType) {
+    case CardChangeType.CardState: return gateway.changeCardState({ ...ref, targetState: request.targetState });
+    case CardChangeType.Plan: return gateway.changePlan({ ...ref, planCode: request.planCode, effective: request.effective ?? 'nextCycle' });
+    case CardChangeType.Zone: return gateway.changeZone({ ...ref, op: request.op, kind: request.kind, targetId: request.targetId });
+    default: return gateway.resetNetwork(ref);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import type { customers } from '../account/tables.ts';
 import { basicPlans, planReleases } from '../plan/plan-tables.ts';
 import { cardHistory, cardImportBatches, cards } from './card-tables.ts';
+import { refreshDeadlines } from './card-service.ts';
 
 type Customer = typeof customers.$inferSelect;
 
@@ -33,12 +34,12 @@ export async function seedCards(ex: Executor, who: { zhixing: Customer; east: Cu
   const next = rng(20261122);
   const now = Date.now();
   const day = 86_400_000;
-  const plans = new Map<string, { id: number; mode: number; renewal: number } | null>();
+  const plans = new Map<string, { id: number; mode: number; renewal: number; months: number } | null>();
   const planOf = async (cust: Customer, operatorId: number) => {
     const key = `${cust.rootCustId}:${operatorId}`;
     if (plans.has(key)) return plans.get(key)!;
     const [p] = await ex
-      .select({ id: basicPlans.goodsReleaseId, mode: basicPlans.operationMode, renewal: basicPlans.renewalMode })
+      .select({ id: basicPlans.goodsReleaseId, mode: basicPlans.operationMode, renewal: basicPlans.renewalMode, months: basicPlans.durationMonths })
       .from(planReleases)
       .innerJoin(basicPlans, eq(basicPlans.goodsReleaseId, planReleases.goodsReleaseId))
       .where(and(eq(planReleases.custId, cust.rootCustId), eq(basicPlans.operatorId, operatorId), inArray(basicPlans.tariffType, [...BASE_TARIFFS])))
@@ -80,7 +81,9 @@ export async function seedCards(ex: Executor, who: { zhixing: Customer; east: Cu
         firstUsedAt: activatedAt ? new Date(activatedAt.getTime() + Math.floor(next() * day)) : null,
         testEndAt: state === CardState.Test ? new Date(now + 30 * day) : null,
         silentEndAt: state === CardState.Inventory ? new Date(now + 90 * day) : null,
-        contractEndAt: activatedAt ? new Date(activatedAt.getTime() + 365 * day) : null,
+        // the contract started at the activation; the lifecycle columns derived from it are computed below
+        contractStartAt: activatedAt && plan ? activatedAt : null, contractMonths: activatedAt && plan ? Math.max(1, plan.months) : 0,
+        cyclesUsed: activatedAt && plan ? 1 : 0, frozenFrom: state === CardState.Frozen ? CardState.Activated : null,
         custom1: owner && next() < 0.4 ? `车辆-${String(1000 + i)}` : null, createdAt,
       });
       if (state !== CardState.Start) {
@@ -89,5 +92,8 @@ export async function seedCards(ex: Executor, who: { zhixing: Customer; east: Cu
     }
     await ex.insert(cards).values(rows);
     if (history.length) await ex.insert(cardHistory).values(history);
+    // cycle and contract ends and the scheduler's next deadline, as the engine computes them (past cycles are
+    // rolled forward by the scheduler's first run)
+    await refreshDeadlines(ex, rows.map((r) => r.iccid));
   }
 }

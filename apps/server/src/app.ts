@@ -29,6 +29,11 @@ import { opconfigRoutes } from './modules/network/opconfig-routes.ts';
 import { netconfigRoutes } from './modules/network/netconfig-routes.ts';
 import { retailRoutes } from './modules/plan/retail-routes.ts';
 import { cardDataRoutes } from './modules/card/card-data-routes.ts';
+import { cardDetailRoutes } from './modules/card/card-detail-routes.ts';
+import { batchRoutes } from './modules/card/batch-routes.ts';
+import { cardCatalogRoutes } from './modules/card/catalog-routes.ts';
+import { diagnoseRoutes } from './modules/diagnose/diagnose-routes.ts';
+import { usageModule } from './modules/usage/usage-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/card-scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 
@@ -102,6 +107,11 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   netconfigRoutes(app, deps);
   retailRoutes(app, deps);
   cardDataRoutes(app, deps);
+  cardDetailRoutes(app, deps);
+  batchRoutes(app, deps);
+  cardCatalogRoutes(app, deps);
+  diagnoseRoutes(app, deps);
+  await usageModule(app, deps);
   docsRoutes(app);
   app.get('/api/health', async () => ({ ok: true, database: database.kind }));
 

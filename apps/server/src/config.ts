@@ -28,6 +28,11 @@ export interface Config {
    * absent a random key is generated once into DATA_DIR/secret.key (mode 0600)
    */
   secretKey: string | null;
+  /**
+   * minutes between runs of the usage feed (operators' usage into sessions and daily totals); 0 turns the
+   * scheduled feed off (the default under NODE_ENV=test, where tests run it themselves)
+   */
+  usageFeedMinutes: number;
 }
 
 const int = (v: string | undefined, fallback: number): number => {
@@ -58,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     webDist: path.resolve(env.CMP_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     secretKey: env.CMP_SECRET_KEY || null,
+    usageFeedMinutes: Math.max(0, int(env.CMP_USAGE_FEED_MINUTES, env.NODE_ENV === 'test' ? 0 : 5)),
     ...overrides,
   };
 }

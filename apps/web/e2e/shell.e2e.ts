@@ -19,9 +19,10 @@ describe('console shell', () => {
   it.each([
     ['admin', ['首页', '计费', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
     ['manager', ['首页', '计费', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
-    ['enterprise', ['首页', '计费', '卡管理', '系统'], ['概览', '客户管理', '账号管理']],
-    ['channel', ['首页', '计费', '卡管理', '系统'], ['概览', '客户管理', '账号管理']],
-    ['subcustomer', ['首页', '计费', '卡管理'], ['概览']],
+    ['enterprise', ['首页', '计费', '卡管理', '快捷操作', '系统'], ['概览', '客户管理', '账号管理']],
+    ['channel', ['首页', '计费', '卡管理', '快捷操作', '系统'], ['概览', '客户管理', '账号管理']],
+    // role 5000 holds the traffic detail query (6100000) and diagnosis under Shortcuts
+    ['subcustomer', ['首页', '计费', '卡管理', '快捷操作'], ['概览']],
   ])('%s sees exactly the permitted menu', async (loginName, top, home) => {
     const page = await newPage(browser, 'zh');
     await login(page, loginName);

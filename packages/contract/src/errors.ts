@@ -124,6 +124,67 @@ export const ErrorCode = {
   CardImportTooMany: 20451,
   CardImportMissingColumns: 20452,
   CardRangeInvalid: 20453,
+  // card catalogue (labels, card types, test cards): 20550-20579
+  CardLabelNameTaken: 20550,
+  CardLabelUnavailable: 20551,
+  CardLabelInUse: 20552,
+  CardLabelOtherOwner: 20553,
+  CardLabelTooManyOnCard: 20554,
+  CardLabelPlatformStaffOnly: 20555,
+  CardLabelTooManyCards: 20556,
+  CardTypeNameTaken: 20560,
+  CardTypeInUse: 20561,
+  CardTypeTemperatureRange: 20562,
+  CardTypeStaffOnly: 20563,
+  TestCardNotInTest: 20570,
+  TestPeriodTooLong: 20571,
+  TestCardExtendDaysRequired: 20572,
+  // card detail, allocation, SMS, QR: 20580-20609
+  CardSelectionTooLarge: 20580,
+  CardSelectionEmpty: 20581,
+  CardSelectionIneligible: 20582,
+  CardSelectionChanged: 20583,
+  AllocationTargetInvalid: 20584,
+  AllocationNotAllowed: 20585,
+  AllocationPlanNotReleased: 20586,
+  AllocationPlanOperatorMismatch: 20587,
+  AllocationCardsHavePlan: 20588,
+  AllocationStateIllegal: 20589,
+  AllocationAborted: 20590,
+  CardPlanNotOffered: 20591,
+  CardEventPackNotOffered: 20592,
+  CardHasNoPlan: 20593,
+  SmsCardNotReachable: 20594,
+  SmsTooLong: 20595,
+  SmsNoGateway: 20596,
+  SmsNoMsisdn: 20597,
+  CardZoneNotOnPlan: 20598,
+  AllocationInitialStateInvalid: 20599,
+  // batch area: 20501-20529 (20500 is ServerError)
+  BatchTooMany: 20501,
+  BatchEmpty: 20502,
+  BatchFileNoIccid: 20503,
+  BatchNotValidated: 20504,
+  BatchNothingValid: 20505,
+  BatchStandardOnly: 20506,
+  BatchCardNotFound: 20507,
+  BatchIccidInvalid: 20508,
+  BatchZoneNotInPlan: 20509,
+  BatchZoneAlreadyBlocked: 20510,
+  BatchZoneNotBlocked: 20511,
+  BatchLabelsUnchanged: 20512,
+  BatchLabelUnknown: 20513,
+  BatchPlanUnknown: 20514,
+  BatchCreatorInactive: 20515,
+  BatchNotCancellable: 20516,
+  BatchFileTooMany: 20518,
+  BatchLabelsTooMany: 20519,
+  // diagnosis and network reset: 20610-20629
+  DiagnoseResetRefused: 20610,
+  // usage and traffic query: 20530-20549
+  UsageRangeTooLong: 20530,
+  UsageRangeReversed: 20531,
+  UsageSessionsExpired: 20532,
   ServerError: 20500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -367,6 +428,145 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.CardRangeInvalid]: {
     zh: 'ICCID 号段的起止号码须为位数相同的 19-20 位数字，且结束号码不小于起始号码',
     en: 'An ICCID range needs start and end of the same length (19-20 digits), the end not before the start',
+  },
+  // card catalogue messages
+  [ErrorCode.CardLabelNameTaken]: { zh: '标签名称“{name}”已存在', en: 'A label named "{name}" already exists' },
+  [ErrorCode.CardLabelUnavailable]: { zh: '标签不存在或无权使用：{ids}', en: 'These labels do not exist or are not yours to use: {ids}' },
+  [ErrorCode.CardLabelInUse]: {
+    zh: '标签“{name}”已用于 {count} 张卡，确认删除后将同时从这些卡上移除',
+    en: 'The label "{name}" is on {count} cards; confirm the deletion to remove it from them too',
+  },
+  [ErrorCode.CardLabelOtherOwner]: {
+    zh: '标签“{name}”属于其他客户，不能用于卡 {iccid}',
+    en: 'The label "{name}" belongs to another customer and cannot be put on card {iccid}',
+  },
+  [ErrorCode.CardLabelTooManyOnCard]: { zh: '卡 {iccid} 最多只能有 {max} 个标签', en: 'Card {iccid} can carry at most {max} labels' },
+  [ErrorCode.CardLabelPlatformStaffOnly]: { zh: '平台标签只能由运营方人员修改或删除', en: 'Platform labels can only be changed or deleted by operator staff' },
+  [ErrorCode.CardLabelTooManyCards]: { zh: '一次最多为 {max} 张卡设置标签', en: 'Labels can be set on at most {max} cards at a time' },
+  [ErrorCode.CardTypeNameTaken]: { zh: '卡类型名称“{name}”已存在', en: 'A card type named "{name}" already exists' },
+  [ErrorCode.CardTypeInUse]: {
+    zh: '卡类型“{name}”已被卡使用，不能删除',
+    en: 'The card type "{name}" is used by cards and cannot be deleted',
+  },
+  [ErrorCode.CardTypeTemperatureRange]: { zh: '最低工作温度必须低于最高工作温度', en: 'The lowest operating temperature must be below the highest' },
+  [ErrorCode.CardTypeStaffOnly]: { zh: '卡类型由运营方人员维护，客户账号只能查看', en: 'Card types are kept by operator staff; customer accounts can only view them' },
+  [ErrorCode.TestCardNotInTest]: {
+    zh: '该卡当前为“{stateZh}”状态，不在测试期，不能更新测试期',
+    en: 'The card is {stateEn}, not in its test period; its test period cannot be updated',
+  },
+  [ErrorCode.TestPeriodTooLong]: {
+    zh: '测试期与库存期合计不能超过 {months} 个月：测试期最晚可延长至 {latest}',
+    en: 'Test and inventory periods together may not exceed {months} months: the test can run until {latest} at the latest',
+  },
+  [ErrorCode.TestCardExtendDaysRequired]: { zh: '请选择延长的天数（30/60/90/180/360 天）', en: 'Choose how many days to extend by (30/60/90/180/360)' },
+  // card detail, allocation, SMS and QR messages
+  [ErrorCode.CardSelectionTooLarge]: {
+    zh: '选择的卡过多（超过 {max} 张），请缩小筛选范围',
+    en: 'Selection too large (more than {max} cards selected), narrow the filters',
+  },
+  [ErrorCode.CardSelectionEmpty]: { zh: '所选范围内没有可以划拨或分配给该客户的卡', en: 'The selection holds no card that can go to this customer' },
+  [ErrorCode.CardSelectionIneligible]: {
+    zh: '所选卡中有 {count} 张不能分配给该客户（不存在、不在可划拨范围内或已属于该客户），请重新选择',
+    en: '{count} of the selected cards cannot go to this customer (missing, not in the source, or already its own); select again',
+  },
+  [ErrorCode.CardSelectionChanged]: {
+    zh: '所选卡的数量已变化（现在为 {count} 张），请重新确认',
+    en: 'The number of selected cards has changed (now {count}); please confirm again',
+  },
+  [ErrorCode.AllocationTargetInvalid]: {
+    zh: '该客户不可选：平台库存的卡只能由运营方划拨，客户只能把自己的卡分配给本客户或其二级客户',
+    en: 'This customer cannot be chosen: stock cards are transferred by operator staff, and a customer distributes its cards only to itself or its second-level customers',
+  },
+  [ErrorCode.AllocationNotAllowed]: { zh: '二级客户不能划拨或分配卡', en: 'Second-level customers cannot transfer or distribute cards' },
+  [ErrorCode.AllocationPlanNotReleased]: {
+    zh: '该套餐不是发布给所选客户的基础套餐',
+    en: 'This plan is not a basic plan released to the chosen customer',
+  },
+  [ErrorCode.AllocationPlanOperatorMismatch]: {
+    zh: '该套餐属于{operatorZh}，所选卡中有 {count} 张属于其他运营商',
+    en: 'The plan is for {operatorEn}; {count} of the selected cards belong to another operator',
+  },
+  [ErrorCode.AllocationCardsHavePlan]: {
+    zh: '所选卡中有 {count} 张已不是初始状态，划拨时只能给初始状态的卡指定套餐；请在卡详情中变更它们的套餐',
+    en: '{count} of the selected cards are no longer in the start state; a plan can only be given on allocation to start-state cards, so change their plan in the card detail',
+  },
+  [ErrorCode.AllocationStateIllegal]: {
+    zh: '所选卡中有 {count} 张处于“{stateZh}”状态，不能变为“{toZh}”',
+    en: '{count} of the selected cards are in state "{stateEn}" and cannot become "{toEn}"',
+  },
+  [ErrorCode.AllocationAborted]: {
+    zh: '划拨未完成，所有卡保持不变：{reasonZh}',
+    en: 'The allocation did not complete; no card was changed: {reasonEn}',
+  },
+  [ErrorCode.CardPlanNotOffered]: {
+    zh: '只能变更为发布给卡所属客户的基础套餐',
+    en: "Only basic plans released to the card's customer can be chosen",
+  },
+  [ErrorCode.CardEventPackNotOffered]: {
+    zh: '只能订购发布给卡所属客户的加油包',
+    en: "Only event packs released to the card's customer can be ordered",
+  },
+  [ErrorCode.CardHasNoPlan]: { zh: '卡还没有套餐', en: 'The card has no plan yet' },
+  [ErrorCode.SmsCardNotReachable]: {
+    zh: '只能给测试期或已激活的卡发送短信（当前为“{stateZh}”）',
+    en: 'SMS can only be sent to cards in test or activated state (this card is "{stateEn}")',
+  },
+  [ErrorCode.SmsTooLong]: {
+    zh: '短信内容过长：最多 {max} 个字符（含中文等字符时最多 70 个，否则最多 160 个）',
+    en: 'The message is too long: at most {max} characters (70 with Chinese or other non-GSM characters, otherwise 160)',
+  },
+  [ErrorCode.SmsNoGateway]: {
+    zh: '卡所属运营商没有可用的接入配置，短信无法下发',
+    en: "The card's operator has no usable access configuration, so the SMS cannot be sent",
+  },
+  [ErrorCode.SmsNoMsisdn]: { zh: '卡没有 MSISDN，不能发送短信', en: 'The card has no MSISDN, so no SMS can be sent to it' },
+  [ErrorCode.CardZoneNotOnPlan]: { zh: '该区域不属于卡的套餐', en: "This zone is not part of the card's plan" },
+  [ErrorCode.AllocationInitialStateInvalid]: {
+    zh: '初始状态只能是测试期、库存期、待激活或已激活',
+    en: 'The initial state can only be test, inventory, activation ready or activated',
+  },
+  // batch messages
+  [ErrorCode.BatchTooMany]: {
+    zh: '所选卡数量过多（{count} 张），每批最多 {max} 张，请缩小筛选范围',
+    en: 'Selection too large ({count} cards): at most {max} cards per batch, narrow the filters',
+  },
+  [ErrorCode.BatchEmpty]: { zh: '没有选择任何卡：请勾选卡、粘贴 ICCID 或上传文件', en: 'No card chosen: tick cards, paste ICCIDs or upload a file' },
+  [ErrorCode.BatchFileNoIccid]: { zh: '文件中没有 ICCID 列，请使用批量操作模板', en: 'The file has no ICCID column. Use the batch template' },
+  [ErrorCode.BatchNotValidated]: { zh: '该批次已确认或已取消，不能再次确认', en: 'This batch has already been confirmed or cancelled' },
+  [ErrorCode.BatchNothingValid]: {
+    zh: '没有可执行的卡：所有卡都无效或已处于目标状态',
+    en: 'Nothing to do: every card is invalid or already in the target state',
+  },
+  [ErrorCode.BatchStandardOnly]: { zh: '只有标准版的卡可以进行标准卡操作', en: 'Only standard-version cards can take a standard-card operation' },
+  [ErrorCode.BatchCardNotFound]: { zh: '卡不存在', en: 'Card not found' },
+  [ErrorCode.BatchIccidInvalid]: { zh: 'ICCID 格式不正确，应为 19-20 位数字', en: 'Invalid ICCID: it has 19-20 digits' },
+  [ErrorCode.BatchZoneNotInPlan]: { zh: '卡的套餐不包含该区域', en: "The card's plan does not include this zone" },
+  [ErrorCode.BatchZoneAlreadyBlocked]: { zh: '该区域已处于限制状态', en: 'This zone is already blocked on the card' },
+  [ErrorCode.BatchZoneNotBlocked]: { zh: '该区域未被限制，无需放开', en: 'This zone is not blocked on the card' },
+  [ErrorCode.BatchLabelsUnchanged]: { zh: '卡的标签已符合要求，无需变更', en: "The card's labels already match" },
+  [ErrorCode.BatchLabelUnknown]: { zh: '标签不存在：{ids}', en: 'No such label: {ids}' },
+  [ErrorCode.BatchPlanUnknown]: { zh: '套餐不存在或未发布给您', en: 'No such plan, or it is not released to you' },
+  [ErrorCode.BatchCreatorInactive]: {
+    zh: '批次创建人的账号已停用或已无此操作权限，未执行',
+    en: "Not done: the batch creator's account is disabled or no longer has this permission",
+  },
+  [ErrorCode.BatchNotCancellable]: { zh: '只有待确认的批次可以取消', en: 'Only a batch waiting for confirmation can be cancelled' },
+  [ErrorCode.BatchFileTooMany]: {
+    zh: '文件中的卡过多（超过 {max} 张），每批最多 {max} 张，请拆分文件',
+    en: 'The file has more than {max} cards: at most {max} cards per batch, split the file',
+  },
+  [ErrorCode.BatchLabelsTooMany]: { zh: '一张卡最多 {max} 个标签', en: 'A card holds at most {max} labels' },
+  // diagnosis messages
+  [ErrorCode.DiagnoseResetRefused]: {
+    zh: '运营商拒绝了网络重置：{reason}（已记录到换卡失败记录）',
+    en: 'The operator refused the network reset: {reason} (recorded as a card change failure)',
+  },
+  // usage messages
+  [ErrorCode.UsageRangeTooLong]: { zh: '查询的时间跨度不能超过 {max} 天', en: 'The date range can span at most {max} days' },
+  [ErrorCode.UsageRangeReversed]: { zh: '结束日期不能早于开始日期', en: 'The end date must not be before the start date' },
+  [ErrorCode.UsageSessionsExpired]: {
+    zh: '会话记录只保留 {from} 以来的数据，请选择更近的日期或按日查询',
+    en: 'Session records are kept from {from} on: choose later dates or query daily records',
   },
   [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
 };

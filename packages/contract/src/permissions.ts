@@ -86,7 +86,7 @@ export const permissionTree: PermissionNode[] = [
     page(2070000, '导入信息', 'Import records'),
     page(Perm.CardDownloadTask, '下载任务', 'Download tasks'),
     page(2090000, '超级 SIM', 'Super SIM'),
-    page(2100000, '测试卡', 'Test cards'),
+    page(2100000, '测试卡', 'Test cards', [btn(2100001, '更新测试卡', 'Update test card')]),
     page(2110000, '标签', 'Labels', [btn(2110001, '编辑标签', 'Edit label'), btn(2110002, '删除标签', 'Delete label')]),
   ]),
   page(Perm.Billing, '计费', 'Billing', [

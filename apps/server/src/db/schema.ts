@@ -12,3 +12,8 @@ export * from '../modules/network/opconfig-tables.ts';
 export * from '../modules/network/netconfig-tables.ts';
 export * from '../modules/plan/retail-tables.ts';
 export * from '../modules/card/card-tables.ts';
+export * from '../modules/card/batch-tables.ts';
+export * from '../modules/card/card-detail-tables.ts';
+export * from '../modules/diagnose/diagnose-tables.ts';
+export * from '../modules/card/catalog-tables.ts';
+export * from '../modules/usage/usage-tables.ts';

@@ -83,6 +83,64 @@ export interface Usage {
   voiceSeconds: number;
 }
 
+/**
+ * A card as the usage feed asks about it. `service` is what the carrier's network knows of the card (the
+ * platform keeps it in step by sending every state and zone change): the periods of the window in which the card
+ * may attach (test or active, not barred). A carrier adapter answers from its own records and may ignore it; the
+ * simulator generates usage only inside these periods.
+ */
+export interface UsageCard extends CardRef {
+  operatorId: number;
+  service: { from: Date; to: Date | null; test: boolean }[];
+  /** the APN the device attaches with */
+  apn: string;
+  /** radio access types the card's plan allows (NetworkType values); empty = the operator's default */
+  networkTypes: readonly number[];
+}
+
+/** Usage of many cards in the window [from, to). */
+export interface UsagePull {
+  cards: UsageCard[];
+  from: Date;
+  to: Date;
+}
+
+/** One data session as reported at the end of the window; counters are cumulative since the session started. */
+export interface SessionRecord {
+  iccid: string;
+  sessionId: string;
+  startedAt: Date;
+  /** null: still open at the end of the window */
+  endedAt: Date | null;
+  apn: string;
+  bytesUp: number;
+  bytesDown: number;
+  /** NetworkType value */
+  rat: number;
+  /** serving cell, MCC-MNC-TAC-CI */
+  cell: string | null;
+}
+
+/** One card's counters for one China calendar day, cumulative up to the end of the window. */
+export interface DailyUsageRecord {
+  iccid: string;
+  /** YYYY-MM-DD, China time */
+  day: string;
+  bytesUp: number;
+  bytesDown: number;
+  sms: number;
+  voiceSeconds: number;
+  /** data sessions started that day */
+  sessions: number;
+}
+
+export interface UsageReport {
+  /** sessions that overlap the window */
+  sessions: SessionRecord[];
+  /** counters of every day the window touches, for the cards whose counters moved in the window */
+  daily: DailyUsageRecord[];
+}
+
 export interface OperatorGateway {
   /** adapter code, e.g. 'simulator' */
   readonly adapter: string;
@@ -95,6 +153,25 @@ export interface OperatorGateway {
   /** drops the card's data sessions so the device attaches again */
   resetNetwork(req: CardRef): Promise<GatewayResult<ChangeAccepted>>;
   queryUsage(req: UsageQuery): Promise<GatewayResult<Usage>>;
+  /** the usage feed: sessions and daily counters of many cards in a time window (re-asking gives the same or larger counters) */
+  pullUsage(req: UsagePull): Promise<GatewayResult<UsageReport>>;
+  /** submits an SMS to the card (mobile-terminated) */
+  sendSms(req: SmsRequest): Promise<GatewayResult<SmsAccepted>>;
+}
+
+export interface SmsRequest extends CardRef {
+  msisdn: string;
+  /** the message text (160 GSM 7-bit characters or 70 others) */
+  content: string;
+}
+
+export interface SmsAccepted {
+  /** the operator's reference of the message */
+  messageId: string;
+  acceptedAt: string;
+  /** delivery report when the operator gives one at once: true delivered, false not delivered, null pending */
+  delivered: boolean | null;
+  deliveryError?: string | null;
 }
 
 /** Builds a gateway for one account; a carrier adapter module exports one of these. */

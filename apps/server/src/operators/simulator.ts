@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import type {
   CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery, ZoneChange, CardRef,
+  SmsAccepted, SmsRequest, UsagePull, UsageReport,
 } from './gateway.ts';
+import { simulateUsage } from './simulator-usage.ts';
 
 /**
  * The built-in network simulator: a carrier platform that lives inside the server, so the product works
@@ -152,23 +154,45 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
         return { ok: true, data: accepted(req.iccid, 'reset') };
       }),
 
+    // an SMS the operator accepts is delivered at once (the simulated device is always reachable); the ICCID
+    // rules above refuse the submission
+    sendSms: (req: SmsRequest) =>
+      roundTrip<SmsAccepted>(() => {
+        const refused = authenticate() ?? cardRule(req.iccid, 'sms', req.content.length);
+        if (refused) return refused;
+        if (!req.msisdn || !req.content) return { ok: false, code: 'INVALID_SMS', message: 'the MSISDN and the content are required', retryable: false };
+        const a = accepted(req.iccid, 'sms');
+        return { ok: true, data: { messageId: a.requestId, acceptedAt: a.acceptedAt, delivered: true } };
+      }),
+
+    // one card's totals over a period, as if it had been active throughout (the feed below knows the real periods)
     queryUsage: (req: UsageQuery) =>
       roundTrip<Usage>(() => {
         const refused = authenticate();
         if (refused) return refused;
         if (!(req.to >= req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the period is before its start', retryable: false };
-        const day = 86_400_000;
-        let dataBytes = 0;
-        let smsCount = 0;
-        let voiceSeconds = 0;
-        // one value per calendar day (UTC), at most a year, so the same period always sums the same
-        for (let t = Math.floor(req.from.getTime() / day); t <= Math.floor(req.to.getTime() / day) && t - Math.floor(req.from.getTime() / day) < 366; t++) {
-          const h = hash(req.iccid, t);
-          dataBytes += h.readUInt32BE(0) % (64 * 1024 * 1024);
-          smsCount += h.readUInt8(4) % 4;
-          voiceSeconds += h.readUInt8(5) % 3 === 0 ? h.readUInt16BE(6) % 600 : 0;
-        }
-        return { ok: true, data: { iccid: req.iccid, from: req.from.toISOString(), to: req.to.toISOString(), dataBytes, smsCount, voiceSeconds } };
+        if (req.to.getTime() - req.from.getTime() > 366 * 86_400_000) return { ok: false, code: 'BAD_PERIOD', message: 'the period is longer than a year', retryable: false };
+        const { daily } = simulateUsage({
+          from: req.from, to: req.to,
+          cards: [{ iccid: req.iccid, msisdn: req.msisdn, operatorId: account.operatorId, apn: '', networkTypes: [], service: [{ from: req.from, to: null, test: false }] }],
+        });
+        const sum = (f: (d: (typeof daily)[number]) => number) => daily.reduce((n, d) => n + f(d), 0);
+        return {
+          ok: true,
+          data: {
+            iccid: req.iccid, from: req.from.toISOString(), to: req.to.toISOString(), dataBytes: sum((d) => d.bytesUp + d.bytesDown),
+            smsCount: sum((d) => d.sms), voiceSeconds: sum((d) => d.voiceSeconds),
+          },
+        };
+      }),
+
+    // the usage feed: sessions and daily counters of the cards in their service periods (simulator-usage.ts)
+    pullUsage: (req: UsagePull) =>
+      roundTrip<UsageReport>(() => {
+        const refused = authenticate();
+        if (refused) return refused;
+        if (!(req.to > req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the window is not after its start', retryable: false };
+        return { ok: true, data: simulateUsage(req) };
       }),
   };
 }

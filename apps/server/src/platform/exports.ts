@@ -25,8 +25,18 @@ export interface ExportColumn {
   enum?: EnumHelpers<number>;
 }
 
+/** A file other than a table (e.g. a zip of images), written from the list's rows. */
+export interface ExportFile {
+  ext: string;
+  contentType: string;
+  /** writes the file; returns the number of items in it */
+  write(file: string, rows: AsyncIterable<Record<string, unknown>>, lang: Lang): Promise<number>;
+}
+
 export interface ExportSpec<F = any> {
   title: Bilingual;
+  /** write this file instead of an xlsx / csv table */
+  file?: ExportFile;
   /** a permission code the export needs on top of the list's own (e.g. an export button code) */
   perm?: number;
   columns: ExportColumn[];
@@ -110,13 +120,16 @@ export class ExportService {
       await finish({ state: ExportState.Failed, error: 'permission' });
       return;
     }
-    const ext = task.format === ExportFormat.Csv ? 'csv' : 'xlsx';
+    const custom = entry.spec.file;
+    const ext = custom ? custom.ext : task.format === ExportFormat.Csv ? 'csv' : 'xlsx';
     const fileKey = `${taskId}.${ext}`;
     const file = path.join(this.dir, fileKey);
     try {
       const rows = this.rows(entry.spec, task.filters as Record<string, unknown>, actor);
       const lang = task.lang === 'zh' ? 'zh' : 'en';
-      const n = ext === 'csv' ? await writeCsv(file, entry.spec.columns, rows, lang) : await writeXlsx(file, entry.spec, rows, lang);
+      const n = custom
+        ? await custom.write(file, rows, lang)
+        : ext === 'csv' ? await writeCsv(file, entry.spec.columns, rows, lang) : await writeXlsx(file, entry.spec, rows, lang);
       const { size } = await fs.promises.stat(file);
       await finish({ state: ExportState.Succeeded, rowCount: n, fileSize: size, fileKey });
     } catch (err) {
@@ -158,7 +171,7 @@ export class ExportService {
     const stamp = task.createdAt.toISOString().slice(0, 16).replace(/[-:T]/g, '');
     const name = `${task.taskName}-${stamp}${ext}`;
     reply
-      .header('content-type', ext === '.csv' ? 'text/csv; charset=utf-8' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-type', ext === '.csv' ? 'text/csv; charset=utf-8' : ext === '.zip' ? 'application/zip' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="export${ext}"; filename*=UTF-8''${encodeURIComponent(name)}`);
     return reply.send(fs.createReadStream(path.join(this.dir, task.fileKey)));
   }

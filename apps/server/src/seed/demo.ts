@@ -8,6 +8,7 @@ import { seedPlans } from '../modules/plan/plan-seed.ts';
 import { seedRetailPlans } from '../modules/plan/retail-seed.ts';
 import { seedNetconfig } from '../modules/network/netconfig-seed.ts';
 import { seedCards } from '../modules/card/card-seed.ts';
+import { demoUsageStart, startUsageFeeds } from '../modules/usage/usage-feed.ts';
 
 export interface SeedResult {
   logins: { loginName: string; roleId: number; password: string }[];
@@ -25,8 +26,9 @@ export function builtInRolePermissions(): Record<number, number[]> {
     Perm.Shortcuts, Perm.Business, Perm.System, Perm.SystemUserBehavior,
   ]);
   // package buttons for staff only: delete 4010001, publish 4010002, add/copy basic 4010003, price adjustment 4010004
-  // card import (2070000) too: cards enter the platform through operator staff
-  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 4010001, 4010002, 4010003, 4010004, 2070000];
+  // card import (2070000) too: cards enter the platform through operator staff; card types are a platform catalogue
+  // kept by staff (add/edit 2050001, delete 2050002): customers see the list read-only
+  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 4010001, 4010002, 4010003, 4010004, 2070000, 2050001, 2050002];
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
@@ -112,6 +114,8 @@ export async function seedDemo(db: Db, demoPassword: string | null): Promise<See
     await seedRetailPlans(tx, zhixing);
     await seedNetconfig(tx);
     await seedCards(tx, { zhixing, east, huadian });
+    // the usage feed fills the demo cards' last month from the network simulator on its first runs (docs/usage.md)
+    await startUsageFeeds(tx, [Operator.ChinaMobile, Operator.ChinaUnicom, Operator.ChinaTelecom], demoUsageStart());
     const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };
     for (const p of hashed) {
       const c = custOf[p.loginName];

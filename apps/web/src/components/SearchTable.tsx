@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Col, DatePicker, Empty, Form, Input, InputNumber, Row, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
+import type { TableProps } from 'antd';
 import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Endpoint, EnumHelpers } from '@lynx/contract';
@@ -26,10 +27,12 @@ export interface SearchTableProps<Row> {
   exportSource?: Endpoint;
   emptyHint?: string;
   scrollX?: number;
+  /** checkboxes on the rows (e.g. cards chosen for an allocation or a QR download) */
+  rowSelection?: TableProps<Row>['rowSelection'];
 }
 
 /** A configured list page: search form, toolbar with export, table with paging and sorting. */
-export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, emptyHint, scrollX }: SearchTableProps<Row>) {
+export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, emptyHint, scrollX, rowSelection }: SearchTableProps<Row>) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const control = (f: SearchField) => {
@@ -82,6 +85,7 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
         </div>
         <Table<Row>
           rowKey={rowKey}
+          rowSelection={rowSelection}
           columns={columns}
           dataSource={table.list as Row[]}
           loading={table.query.isFetching}

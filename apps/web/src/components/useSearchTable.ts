@@ -42,11 +42,16 @@ export function cleanFilters(values: Record<string, unknown>): Record<string, un
  */
 export function useSearchTable<E extends Endpoint>(
   endpoint: E,
-  opts: { pageSize?: number; fixed?: Record<string, unknown>; transform?: (values: Record<string, any>) => Record<string, unknown>; refetchInterval?: (data: ResponseOf<E> | undefined) => number | false } = {},
+  opts: {
+    pageSize?: number; fixed?: Record<string, unknown>; transform?: (values: Record<string, any>) => Record<string, unknown>;
+    refetchInterval?: (data: ResponseOf<E> | undefined) => number | false;
+    /** filters applied from the first query (a remembered search); the form shows them through its initialValues */
+    initialFilters?: Record<string, unknown>;
+  } = {},
 ) {
   const [form] = Form.useForm();
   const transform = opts.transform;
-  const [state, setState] = useState<SearchTableState>({ current: 1, pageSize: opts.pageSize ?? 20, filters: {} });
+  const [state, setState] = useState<SearchTableState>({ current: 1, pageSize: opts.pageSize ?? 20, filters: opts.initialFilters ?? {} });
   const body = { ...state.filters, ...opts.fixed, current: state.current, pageSize: state.pageSize, ...(state.sortField && { sortField: state.sortField, sortOrder: state.sortOrder }) };
   const query = useQuery({
     queryKey: [endpoint.name, body],

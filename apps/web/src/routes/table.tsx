@@ -66,7 +66,25 @@ export const routes: RouteDef[] = [
       // card data routes
       {
         path: 'card-list', titleKey: 'cardList', perm: Perm.CardList, redirectToFirstChild: true, hideChildrenInMenu: true,
-        children: [{ path: 'list/:salesorder?', titleKey: 'cardList', page: () => import('../pages/card/card-list/list/index.tsx') }],
+        children: [
+          { path: 'list/:salesorder?', titleKey: 'cardList', page: () => import('../pages/card/card-list/list/index.tsx') },
+          // card detail routes (detail, numcard allocation: not a tab, spec §2)
+          { path: 'detail/:iccid/:channelCustId?', titleKey: 'cardDetail', page: () => import('../pages/card/card-list/detail/index.tsx') },
+          { path: 'numcard/:salesorder?/:operatorsId?', titleKey: 'cardNumcard', perm: 2010007, noTab: true, page: () => import('../pages/card/card-list/numcard/index.tsx') },
+        ],
+      },
+      // batch routes (Card › Batch operations: every batch type)
+      {
+        path: 'batchoperate', titleKey: 'cardBatchOperate', perm: 2030000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:type?', titleKey: 'cardBatchOperate', page: () => import('../pages/card/batchoperate/list/index.tsx') },
+          { path: 'detail/:batchId/:state', titleKey: 'cardBatchDetail', page: () => import('../pages/card/batchoperate/detail/index.tsx') },
+        ],
+      },
+      // card catalogue routes: card types
+      {
+        path: 'cardtype', titleKey: 'cardType', perm: 2050000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'cardType', page: () => import('../pages/card/cardtype/list/index.tsx') }],
       },
       {
         path: 'import-info', titleKey: 'cardImportInfo', perm: 2070000, redirectToFirstChild: true, hideChildrenInMenu: true,
@@ -79,6 +97,23 @@ export const routes: RouteDef[] = [
         path: 'downloadtask', titleKey: 'cardDownloadTask', redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'cardDownloadTask', page: () => import('../pages/card/downloadtask/list/index.tsx') }],
       },
+      // card catalogue routes: test cards and labels
+      {
+        path: 'testcard', titleKey: 'cardTestCard', perm: 2100000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'cardTestCard', page: () => import('../pages/card/testcard/list/index.tsx') },
+          { path: 'detail/:iccid', titleKey: 'cardTestCardDetail', page: () => import('../pages/card/testcard/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'label', titleKey: 'cardLabel', perm: 2110000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'cardLabel', page: () => import('../pages/card/label/list/index.tsx') },
+          { path: 'detail/:labelId', titleKey: 'cardLabelDetail', page: () => import('../pages/card/label/detail/index.tsx') },
+          { path: 'edit/:labelId', titleKey: 'cardLabelEdit', perm: 2110001, page: () => import('../pages/card/label/edit/index.tsx') },
+          { path: 'add', titleKey: 'cardLabelAdd', perm: 2110001, page: () => import('../pages/card/label/edit/index.tsx') },
+        ],
+      },
     ],
   },
   {
@@ -87,6 +122,38 @@ export const routes: RouteDef[] = [
       {
         path: 'notification', titleKey: 'shortcutsNotification', perm: Perm.Notification, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'shortcutsNotification', page: () => import('../pages/shortcuts/notification/list/index.tsx') }],
+      },
+      // diagnosis routes
+      {
+        path: 'diagnose', titleKey: 'shortcutsDiagnose', perm: 6050000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'detail/:iccId?', titleKey: 'shortcutsDiagnose', page: () => import('../pages/shortcuts/diagnose/detail/index.tsx') }],
+      },
+      // batch routes (Shortcuts: data recovery, standard cards operation, batch change status)
+      {
+        path: 'data-recovery', titleKey: 'shortcutsDataRecovery', perm: 6060000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'shortcutsDataRecovery', page: () => import('../pages/shortcuts/data-recovery/list/index.tsx') },
+          { path: 'detail/:batchId/:state?', titleKey: 'shortcutsDataRecoveryDetail', page: () => import('../pages/shortcuts/data-recovery/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'standardsim', titleKey: 'shortcutsStandardSim', perm: 6070000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'shortcutsStandardSim', page: () => import('../pages/shortcuts/standardsim/list/index.tsx') },
+          { path: 'detail/:batchId/:state?', titleKey: 'shortcutsStandardSimDetail', page: () => import('../pages/shortcuts/standardsim/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'batchoperate', titleKey: 'shortcutsBatchOperate', perm: 6080000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:type?', titleKey: 'shortcutsBatchOperate', page: () => import('../pages/shortcuts/batchoperate/list/index.tsx') },
+          { path: 'detail/:batchId/:state', titleKey: 'shortcutsBatchDetail', page: () => import('../pages/shortcuts/batchoperate/detail/index.tsx') },
+        ],
+      },
+      // usage routes (traffic detail query)
+      {
+        path: 'queryflow', titleKey: 'shortcutsQueryflow', perm: 6100000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'shortcutsQueryflow', page: () => import('../pages/shortcuts/queryflow/list/index.tsx') }],
       },
     ],
   },

@@ -15,6 +15,8 @@ export const CardDataPerm = {
   ImportInfo: 2070000,
   /** card list button: change status */
   ChangeStatus: 2010005,
+  /** diagnosis page button: change status (the same endpoint, reached from /shortcuts/diagnose) */
+  DiagnoseChangeStatus: 6050002,
 } as const;
 const P = CardDataPerm;
 
@@ -29,6 +31,8 @@ export const CARD_IMPORT_COLUMNS = [
   { key: 'msisdn', zh: 'MSISDN', en: 'MSISDN', required: true, example: '1064912345678' },
   { key: 'imsi', zh: 'IMSI', en: 'IMSI', required: true, example: '460011234567890' },
   { key: 'operator', zh: '运营商', en: 'Operator', required: true, example: '中国联通' },
+  /** a card type name (/card/cardtype/list) in either language; optional */
+  { key: 'cardType', zh: '卡类型', en: 'Card type', required: false, example: '' },
   { key: 'batchNo', zh: '批次/备注', en: 'Batch / remark', required: false, example: 'CU-2026-11-A' },
 ] as const;
 export type CardImportColumn = (typeof CARD_IMPORT_COLUMNS)[number]['key'];
@@ -41,6 +45,7 @@ export const MSISDN_RE = /^\d{5,15}$/;
 const DateOnly = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
 const BatchId = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
 const Digits = (max: number) => Type.String({ maxLength: max, pattern: '^[0-9]*$' });
+const CustomMatch = Type.Union([Type.Literal('exact'), Type.Literal('prefix'), Type.Literal('contains')]);
 
 // ---------------------------------------------------------------------------------------------------
 // Card list
@@ -60,6 +65,11 @@ export const CardRow = Type.Object({
   batchId: Nullable(Type.String()),
   batchNo: Nullable(Type.String()),
   labelIds: Type.Array(Type.Integer()),
+  /** the labels of labelIds the caller may see (platform labels and its own tenant's) */
+  labels: Type.Array(Type.Object({ labelId: Type.Integer(), name: Type.String(), colour: Type.String() })),
+  cardTypeId: Nullable(Type.Integer()),
+  cardTypeNameZh: Nullable(Type.String()),
+  cardTypeNameEn: Nullable(Type.String()),
   custom1: Nullable(Type.String()),
   custom2: Nullable(Type.String()),
   online: Type.Boolean(),
@@ -89,6 +99,17 @@ export const CardListFilters = {
   activatedFrom: Type.Optional(DateOnly),
   activatedTo: Type.Optional(DateOnly),
   online: Type.Optional(Type.Boolean()),
+  /** cards carrying any (labelMatch any, the default) or all of these labels */
+  labelIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 20 })),
+  labelMatch: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')])),
+  cardTypeId: Type.Optional(Type.Integer()),
+  firstUsedFrom: Type.Optional(DateOnly),
+  firstUsedTo: Type.Optional(DateOnly),
+  /** custom fields: exact (default) or prefix are index-served; contains reads the other filters' matches */
+  custom1: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  custom1Match: Type.Optional(CustomMatch),
+  custom2: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  custom2Match: Type.Optional(CustomMatch),
   /** the sales order of the route /card/card-list/list/:salesorder? (kept for the URL, not a filter yet) */
   salesOrder: Type.Optional(Type.String({ maxLength: 64 })),
 };
@@ -96,8 +117,8 @@ export const CardListFilters = {
 export const getSimListPage = endpoint({
   name: 'core/sim/simQuery/getSimListPage', method: 'POST', auth: 'session', perm: [P.CardList], kind: 'query', tag,
   summary: {
-    zh: '卡列表：按 ICCID（精确、前缀、号段）、MSISDN、IMSI、状态、客户、套餐、运营商、批次、激活日期、在线状态查询',
-    en: 'Card list: search by ICCID (exact, prefix, range), MSISDN, IMSI, state, customer, plan, operator, batch, activation date, online',
+    zh: '卡列表：按 ICCID（精确、前缀、号段）、MSISDN、IMSI、状态、客户、套餐、运营商、批次、激活日期、首次使用日期、在线状态、标签、卡类型、自定义字段查询',
+    en: 'Card list: search by ICCID (exact, prefix, range), MSISDN, IMSI, state, customer, plan, operator, batch, activation date, first-use date, online, label, card type, custom fields',
   },
   body: Obj({ ...PageParams, ...SortParams, ...CardListFilters }),
   response: Page(CardRow),
@@ -210,7 +231,7 @@ export const CardStateChange = Type.Object({
 });
 
 export const changeCardStatus = endpoint({
-  name: 'core/sim/singleCard/changeStatus', method: 'POST', auth: 'session', perm: [P.ChangeStatus], kind: 'mutation', tag,
+  name: 'core/sim/singleCard/changeStatus', method: 'POST', auth: 'session', perm: [P.ChangeStatus, P.DiagnoseChangeStatus], kind: 'mutation', tag,
   summary: {
     zh: '变更单张卡的状态：按卡生命周期规则校验，记录卡历史，并通过卡所属运营商的接入配置下发；运营商拒绝时状态不变',
     en: "Change one card's state: checked by the card lifecycle rules, recorded in the card's history and sent through the access configuration of the card's operator; unchanged if the operator refuses",

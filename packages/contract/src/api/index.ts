@@ -11,13 +11,18 @@ import * as opconfig from './opconfig.ts';
 import * as netconfig from './netconfig.ts';
 import * as retail from './retail.ts';
 import * as carddata from './carddata.ts';
+import * as carddetail from './carddetail.ts';
+import * as diagnose from './diagnose.ts';
+import * as batch from './batch.ts';
+import * as cardcat from './cardcat.ts';
+import * as usage from './usage.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
-export { auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, carddata };
+export { auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, diagnose, carddata, carddetail, batch, cardcat, usage };
 
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'name' in v && 'method' in v && 'response' in v && 'kind' in v;
 
 /** Every endpoint of the product, in one list: the server binds them, the OpenAPI document lists them. */
-export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, carddata].flatMap((m) => Object.values(m).filter(isEndpoint));
+export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, diagnose, carddata, carddetail, batch, cardcat, usage].flatMap((m) => Object.values(m).filter(isEndpoint));

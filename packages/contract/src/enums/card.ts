@@ -55,4 +55,6 @@ export const CardActionKind = defineEnum({
   ZoneBlocked: { value: 19, zh: '区域限制', en: 'Zone blocked' },
   ZonePermitted: { value: 20, zh: '区域放开', en: 'Zone permitted' },
   ZoneReleased: { value: 21, zh: '释放区域', en: 'Zone released' },
+  // allocation (card detail area): the card moved to another customer; the state is unchanged
+  Allocated: { value: 30, zh: '划拨/分配', en: 'Allocated to a customer' },
 });

@@ -6,3 +6,4 @@ export * from './plan.ts';
 export * from './opconfig.ts';
 export * from './netconfig.ts';
 export * from './card.ts';
+export * from './cardcat.ts';

@@ -10,6 +10,8 @@ export const ExportState = defineEnum({
 export const ExportFormat = defineEnum({
   Xlsx: { value: 1, zh: 'Excel (xlsx)', en: 'Excel (xlsx)' },
   Csv: { value: 2, zh: 'CSV', en: 'CSV' },
+  /** QR code images of cards (card detail / card list) */
+  Zip: { value: 3, zh: 'ZIP（二维码图片）', en: 'ZIP (QR code images)' },
 });
 
 export const Operator = defineEnum({

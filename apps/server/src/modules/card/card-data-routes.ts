@@ -5,6 +5,7 @@ import type { AppDeps } from '../../app.ts';
 import { denied } from '../../platform/errors.ts';
 import { isStaff, type Actor, type SessionContext } from '../../platform/context.ts';
 import { CardListService } from './card-list.ts';
+import { exportCatalogColumns } from './card-list-catalog.ts';
 import { CardImportService } from './card-import.ts';
 import { changeCardState } from './card-service.ts';
 
@@ -42,7 +43,10 @@ export function cardDataRoutes(app: FastifyInstance, deps: AppDeps) {
   deps.exports.register(carddata.getSimListPage, {
     title: { zh: '卡列表', en: 'Card list' },
     // the same tenant rule as the screen, read by key so a million cards export in linear time
-    page: (f, actor) => list.exportPage(f, actor),
+    page: async (f, actor) => {
+      const page = await list.exportPage(f, actor);
+      return { ...page, list: page.list.map(exportCatalogColumns) };
+    },
     columns: [
       { key: 'iccid', title: { zh: 'ICCID', en: 'ICCID' } },
       { key: 'msisdn', title: { zh: 'MSISDN', en: 'MSISDN' } },
@@ -59,6 +63,8 @@ export function cardDataRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'firstUsedAt', title: { zh: '首次使用时间', en: 'First used' }, type: 'datetime' },
       { key: 'custom1', title: { zh: '自定义字段 1', en: 'Custom field 1' } },
       { key: 'custom2', title: { zh: '自定义字段 2', en: 'Custom field 2' } },
+      { key: 'labelNames', title: { zh: '标签', en: 'Labels' } },
+      { key: 'cardTypeName', title: { zh: '卡类型', en: 'Card type' } },
       { key: 'createdAt', title: { zh: '入库时间', en: 'Added' }, type: 'datetime' },
     ],
   });

@@ -11,6 +11,7 @@ import { readMultipart } from '../../platform/files.ts';
 import { readSheet } from '../../platform/spreadsheet.ts';
 import { operators } from '../account/tables.ts';
 import { cardImportBatches, cardImportErrors } from './card-tables.ts';
+import { cardTypeNames, lockCardTypes } from './card-types.ts';
 import { REASON, cardTemplateCsv, cardTemplateXlsx, checkCardRows, columnTitle, type CardRowError, type ParsedCard } from './card-import-rows.ts';
 
 const { CARD_IMPORT_FILE_FIELD, CARD_IMPORT_MAX_BYTES, CARD_IMPORT_MAX_ROWS, CARD_IMPORT_COLUMNS } = carddata;
@@ -50,8 +51,8 @@ export class CardImportService {
       minColumns: CARD_IMPORT_COLUMNS.length, maxUnpackedBytes: MAX_UNPACKED_BYTES,
       tooBigError: () => new AppError(ErrorCode.CardImportTooMany, { max: CARD_IMPORT_MAX_ROWS }),
     });
-    const ops = await this.db.select().from(operators);
-    const { rows, errors, dataRows, missing } = checkCardRows(cells, ops);
+    const [ops, types] = await Promise.all([this.db.select().from(operators), cardTypeNames(this.db)]);
+    const { rows, errors, dataRows, missing } = checkCardRows(cells, ops, types);
     if (missing.length) throw new AppError(ErrorCode.CardImportMissingColumns, { columns: missing.map((k) => columnTitle(k, ctx.lang)).join(', ') });
     if (dataRows === 0) throw new AppError(ErrorCode.CardImportEmpty);
     if (dataRows > CARD_IMPORT_MAX_ROWS) throw new AppError(ErrorCode.CardImportTooMany, { max: CARD_IMPORT_MAX_ROWS });
@@ -64,11 +65,16 @@ export class CardImportService {
     return this.db.transaction(async (tx) => {
       // imports one at a time: the "number already used" checks below then see every earlier import
       await tx.execute(sql`select pg_advisory_xact_lock(7310905)`);
+      // the card types the rows name stay until this import commits; a type deleted since the file was read fails its rows
+      const liveTypes = await lockCardTypes(tx, [...new Set(rows.map((r) => r.cardTypeId).filter((v): v is number => v !== null))]);
       await tx.insert(cardImportBatches).values({
         batchId, fileName: meta.fileName, fileSize: meta.fileSize, remark: meta.remark, totalRows: dataRows, successRows: 0, failedRows: 0,
         createdBy: ctx.actor.loginName,
       });
       const errors = [...fileErrors];
+      const typeGone = rows.filter((r) => r.cardTypeId !== null && !liveTypes.has(r.cardTypeId));
+      for (const r of typeGone) errors.push({ row: r.row, iccid: r.iccid, msisdn: r.msisdn, imsi: r.imsi, column: 'cardType', reason: REASON.unknownCardType });
+      if (typeGone.length) rows = rows.filter((r) => r.cardTypeId === null || liveTypes.has(r.cardTypeId));
       let imported = 0;
       let firstIccid: string | null = null;
       let lastIccid: string | null = null;
@@ -139,10 +145,11 @@ export class CardImportService {
   private async insertCards(tx: Tx, rows: ParsedCard[], batchId: string): Promise<Set<string>> {
     const col = <K extends keyof ParsedCard>(k: K) => sql.param(rows.map((r) => r[k]));
     const res = (await tx.execute(sql`
-      insert into cards (iccid, msisdn, imsi, operator_id, batch_no, batch_id, state)
-      select t.iccid, t.msisdn, t.imsi, t.operator_id, t.batch_no, ${batchId}::uuid, ${CardState.Start}::smallint
-      from unnest(${col('iccid')}::text[], ${col('msisdn')}::text[], ${col('imsi')}::text[], ${col('operatorId')}::smallint[], ${col('batchNo')}::text[])
-        as t (iccid, msisdn, imsi, operator_id, batch_no)
+      insert into cards (iccid, msisdn, imsi, operator_id, card_type_id, batch_no, batch_id, state)
+      select t.iccid, t.msisdn, t.imsi, t.operator_id, t.card_type_id, t.batch_no, ${batchId}::uuid, ${CardState.Start}::smallint
+      from unnest(${col('iccid')}::text[], ${col('msisdn')}::text[], ${col('imsi')}::text[], ${col('operatorId')}::smallint[],
+        ${col('cardTypeId')}::int[], ${col('batchNo')}::text[])
+        as t (iccid, msisdn, imsi, operator_id, card_type_id, batch_no)
       on conflict (iccid) do nothing
       returning iccid`)) as unknown as { rows: { iccid: string }[] };
     return new Set(res.rows.map((r) => r.iccid));

@@ -7,6 +7,7 @@ import { iso, pageOf } from '../../platform/paging.ts';
 import { customers } from '../account/tables.ts';
 import { basicPlans } from '../plan/plan-tables.ts';
 import { cards } from './card-tables.ts';
+import { catalogFilters, decorateCatalog, labelFilteredPage } from './card-list-catalog.ts';
 
 type Query = BodyOf<typeof carddata.getSimListPage>;
 type CardRow = typeof cards.$inferSelect;
@@ -50,6 +51,7 @@ export class CardListService {
     if (q.activatedFrom) w.push(gte(cards.activatedAt, dayStart(q.activatedFrom)));
     if (q.activatedTo) w.push(lt(cards.activatedAt, nextDay(q.activatedTo)));
     if (q.online !== undefined) w.push(eq(cards.online, q.online));
+    w.push(...catalogFilters(q));
     return and(...w)!;
   }
 
@@ -63,6 +65,9 @@ export class CardListService {
   async list(q: Query, actor: Actor, opts: { total?: boolean; after?: string } = {}) {
     const p = pageOf(q);
     const cond = this.where(q, actor);
+    // a label filter matching few cards: the page comes from the label index (card-list-catalog.ts)
+    const labelled = opts.after ? null : await labelFilteredPage(this.db, q, cond, p);
+    if (labelled?.rows) return { list: await decorateCatalog(this.db, actor, labelled.rows, await this.decorate(labelled.rows)), total: labelled.total, current: p.current, pageSize: p.pageSize };
     const pageQuery = this.db
       .select()
       .from(cards)
@@ -73,9 +78,9 @@ export class CardListService {
     // a separate count lets the page query stop at LIMIT along an index (count(*) over() would read every match)
     const [rows, total] = await Promise.all([
       pageQuery,
-      opts.total === false ? Promise.resolve(Number.MAX_SAFE_INTEGER) : this.db.select({ n: count() }).from(cards).where(cond).then((r) => Number(r[0].n)),
+      opts.total === false ? Promise.resolve(Number.MAX_SAFE_INTEGER) : labelled ? Promise.resolve(labelled.total) : this.db.select({ n: count() }).from(cards).where(cond).then((r) => Number(r[0].n)),
     ]);
-    return { list: await this.decorate(rows), total, current: p.current, pageSize: p.pageSize };
+    return { list: await decorateCatalog(this.db, actor, rows, await this.decorate(rows)), total, current: p.current, pageSize: p.pageSize };
   }
 
   /** One page for a download task: by key (ICCID order) from the previous page's last card when known. */

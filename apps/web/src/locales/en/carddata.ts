@@ -43,7 +43,7 @@ const en: Messages<typeof zh> = {
     upload: 'Import cards',
     modalTitle: 'Import a card file',
     step1: 'Download the template',
-    step1Desc: 'Fill in ICCID, MSISDN, IMSI, operator and batch / remark; headers may be Chinese or English.',
+    step1Desc: 'Fill in ICCID, MSISDN, IMSI, operator, card type (optional, a name listed under Card types) and batch / remark; headers may be Chinese or English.',
     templateZh: 'Chinese template (xlsx)',
     templateEn: 'English template (xlsx)',
     templateCsvZh: 'Chinese template (csv)',

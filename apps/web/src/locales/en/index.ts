@@ -14,5 +14,10 @@ import opconfig from './opconfig.ts';
 import netconfig from './netconfig.ts';
 import retail from './retail.ts';
 import carddata from './carddata.ts';
+import batch from './batch.ts';
+import carddetail from './carddetail.ts';
+import diagnose from './diagnose.ts';
+import cardcat from './cardcat.ts';
+import usage from './usage.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage };

@@ -41,7 +41,7 @@ export default {
     upload: '导入卡',
     modalTitle: '导入卡文件',
     step1: '下载模板',
-    step1Desc: '按模板填写 ICCID、MSISDN、IMSI、运营商和批次/备注，表头可用中文或英文。',
+    step1Desc: '按模板填写 ICCID、MSISDN、IMSI、运营商、卡类型（可选，须为“卡类型”中已有的名称）和批次/备注，表头可用中文或英文。',
     templateZh: '中文模板（xlsx）',
     templateEn: '英文模板（xlsx）',
     templateCsvZh: '中文模板（csv）',

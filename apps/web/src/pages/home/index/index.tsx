@@ -14,6 +14,7 @@ import { StatusTag } from '../../../components/StatusTag.tsx';
 import { useSession } from '../../../stores/session.ts';
 import { useViewerRoutes } from '../../../routes/viewer.ts';
 import { shortcutTiles } from './tiles.ts';
+import { UsageOverview } from './UsageOverview.tsx';
 
 type ListEndpoint = typeof account.getCustomerListPage | typeof account.getAccountListPage;
 
@@ -50,7 +51,7 @@ function Section({ title, extra, children, testId }: { title: ReactNode; extra?:
   );
 }
 
-/** /home/index: who is signed in, what exists so far in their scope, the current announcement and shortcuts. */
+/** /home/index: who is signed in, what exists so far in their scope, cards and usage, the current announcement and shortcuts. */
 export default function HomeOverview() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
@@ -133,6 +134,8 @@ export default function HomeOverview() {
           )}
         </Row>
       )}
+
+      <UsageOverview />
 
       <Row gutter={12}>
         <Col xs={24} xl={seeBehavior ? 10 : 24}>

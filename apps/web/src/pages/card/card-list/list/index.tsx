@@ -1,14 +1,18 @@
-import { Button, Col, DatePicker, Form, Input, Row, Select, Space, Tag, Typography } from 'antd';
+import { Button, Col, DatePicker, Form, Input, Row, Select, Space, Tag } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
+import type { ColumnsType } from 'antd/es/table';
 import { CardState, Operator, Perm, account, carddata, formatDateTime, plan, type ResponseOf } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { usePerm } from '../../../../components/PermButton.tsx';
 import { call } from '../../../../request/http.ts';
+import { IccidLink, useCardListSelection } from '../selectionTools.tsx';
+import { CardListBatchButton } from '../../batchoperate/CardListBatchButton.tsx';
+import { CardListSettings, CatalogFilters, useCardListPrefs, useCatalogColumns, withCatalog } from './catalog.tsx';
 
 type CardRow = ResponseOf<typeof carddata.getSimListPage>['list'][number];
 
@@ -31,11 +35,17 @@ export function cardFilters(v: Record<string, any>): Record<string, unknown> {
   };
 }
 
+/** The whole search form → filters: the catalogue search items (label, card type, first use, custom fields) and the rest. */
+const searchFilters = withCatalog(cardFilters);
+
 /** /card/card-list/list/:salesorder?: the cards the signed-in user may see, with search and export. */
 export default function CardList() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const table = useSearchTable(carddata.getSimListPage, { transform: cardFilters });
+  const prefs = useCardListPrefs(searchFilters);
+  const table = useSearchTable(carddata.getSimListPage, { transform: searchFilters, pageSize: prefs.pageSize, initialFilters: prefs.initialFilters });
+  const catalogColumns = useCatalogColumns<CardRow>();
+  const selection = useCardListSelection();
   const canCustomers = usePerm([Perm.HomeCustomer, Perm.BusinessCustomer]);
   const canPlans = usePerm(Perm.PackageManage);
   const customers = useQuery({
@@ -51,10 +61,33 @@ export default function CardList() {
   const L = (k: string) => t(`carddata.list.${k}`);
   const digitsRule = (max: number) => ({ ...digits(max), message: L('digitsOnly') });
 
+  const columns: ColumnsType<CardRow> = [
+    { title: L('iccid'), dataIndex: 'iccid', sorter: true, fixed: 'left', width: 235, render: (v: string) => <IccidLink iccid={v} /> },
+    { title: L('msisdn'), dataIndex: 'msisdn', width: 140, render: (v: string | null) => v ?? '-' },
+    { title: L('imsi'), dataIndex: 'imsi', width: 160, render: (v: string | null) => v ?? '-' },
+    { title: L('state'), dataIndex: 'state', width: 110, render: (v: number) => <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} /> },
+    { title: L('operator'), dataIndex: 'operatorId', width: 130, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{Operator.label(v, lang)}</span> },
+    { title: L('customer'), dataIndex: 'custName', width: 180, render: (v: string | null) => v ?? <Tag>{L('stock')}</Tag> },
+    { title: L('plan'), dataIndex: 'planName', width: 180, ellipsis: true, render: (v: string | null) => v ?? '-' },
+    ...catalogColumns,
+    {
+      title: L('online'), dataIndex: 'online', width: 90,
+      render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{L(v ? 'onlineYes' : 'onlineNo')}</Tag>,
+    },
+    { title: L('lastSessionAt'), dataIndex: 'lastSessionAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+    { title: L('activatedAt'), dataIndex: 'activatedAt', sorter: true, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+    { title: L('firstUsedAt'), dataIndex: 'firstUsedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+    { title: L('batch'), dataIndex: 'batchNo', width: 140, render: (v: string | null) => v ?? '-' },
+    { title: L('imei'), dataIndex: 'imei', width: 160, render: (v: string | null) => v ?? '-' },
+    { title: L('custom1'), dataIndex: 'custom1', width: 130, render: (v: string | null) => v ?? '-' },
+    { title: L('custom2'), dataIndex: 'custom2', width: 130, render: (v: string | null) => v ?? '-' },
+    { title: L('createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+  ];
+
   return (
     <>
       <div className="lx-card">
-        <Form form={table.form} layout="vertical" onFinish={table.search} initialValues={{ iccidMatch: 'auto' }} data-testid="card-search">
+        <Form form={table.form} layout="vertical" onFinish={(v) => { prefs.rememberSearch(v); table.search(v); }} initialValues={{ iccidMatch: 'auto', ...prefs.initialValues }} data-testid="card-search">
           <Row gutter={16} align="bottom">
             <Col xs={24} sm={12} md={8} xl={6}>
               <Form.Item label={L('iccid')} tooltip={L('matchHint')}>
@@ -121,11 +154,12 @@ export default function CardList() {
                 <Select allowClear placeholder={t('common.all')} options={[{ value: 'yes', label: L('onlineYes') }, { value: 'no', label: L('onlineNo') }]} />
               </Form.Item>
             </Col>
+            <CatalogFilters />
             <Col flex="auto">
               <Form.Item>
                 <Space>
                   <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('common.search')}</Button>
-                  <Button onClick={() => { table.reset(); table.form.setFieldsValue({ iccidMatch: 'auto' }); }}>{t('common.reset')}</Button>
+                  <Button onClick={() => prefs.reset(table, { iccidMatch: 'auto' })}>{t('common.reset')}</Button>
                 </Space>
               </Form.Item>
             </Col>
@@ -138,27 +172,9 @@ export default function CardList() {
         rowKey="iccid"
         exportSource={carddata.getSimListPage}
         emptyHint={L('emptyHint')}
-        columns={[
-          { title: L('iccid'), dataIndex: 'iccid', sorter: true, fixed: 'left', width: 235, render: (v: string) => <Typography.Text copyable style={{ whiteSpace: 'nowrap' }}>{v}</Typography.Text> },
-          { title: L('msisdn'), dataIndex: 'msisdn', width: 140, render: (v: string | null) => v ?? '-' },
-          { title: L('imsi'), dataIndex: 'imsi', width: 160, render: (v: string | null) => v ?? '-' },
-          { title: L('state'), dataIndex: 'state', width: 110, render: (v: number) => <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} /> },
-          { title: L('operator'), dataIndex: 'operatorId', width: 130, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{Operator.label(v, lang)}</span> },
-          { title: L('customer'), dataIndex: 'custName', width: 180, render: (v: string | null) => v ?? <Tag>{L('stock')}</Tag> },
-          { title: L('plan'), dataIndex: 'planName', width: 180, ellipsis: true, render: (v: string | null) => v ?? '-' },
-          {
-            title: L('online'), dataIndex: 'online', width: 90,
-            render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{L(v ? 'onlineYes' : 'onlineNo')}</Tag>,
-          },
-          { title: L('lastSessionAt'), dataIndex: 'lastSessionAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-          { title: L('activatedAt'), dataIndex: 'activatedAt', sorter: true, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-          { title: L('firstUsedAt'), dataIndex: 'firstUsedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-          { title: L('batch'), dataIndex: 'batchNo', width: 140, render: (v: string | null) => v ?? '-' },
-          { title: L('imei'), dataIndex: 'imei', width: 160, render: (v: string | null) => v ?? '-' },
-          { title: L('custom1'), dataIndex: 'custom1', width: 130, render: (v: string | null) => v ?? '-' },
-          { title: L('custom2'), dataIndex: 'custom2', width: 130, render: (v: string | null) => v ?? '-' },
-          { title: L('createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
-        ]}
+        rowSelection={selection.rowSelection}
+        toolbar={<>{selection.toolbar}<CardListBatchButton iccids={selection.rowSelection.selectedRowKeys} filters={table.body} /><CardListSettings prefs={prefs} table={table} columns={columns} /></>}
+        columns={prefs.visible(columns)}
       />
     </>
   );

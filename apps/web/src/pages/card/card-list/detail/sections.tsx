@@ -1,0 +1,234 @@
+import { useState, type ReactNode } from 'react';
+import { Alert, Card, Col, Descriptions, Empty, Progress, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  CardActionKind, CardChangeSource, CardState, CommServType, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode,
+  TariffType, carddetail, formatDateTime, formatMoney, formatSizeFromMB, type ResponseOf,
+} from '@lynx/contract';
+import { call } from '../../../../request/http.ts';
+import { StatusTag } from '../../../../components/StatusTag.tsx';
+import { STATE_COLORS } from '../list/index.tsx';
+
+type Basic = ResponseOf<typeof carddetail.getCardDetail>;
+const dt = (v: string | null | undefined) => (v ? formatDateTime(v) : '-');
+
+export function useLang() {
+  const { t, i18n } = useTranslation();
+  return { t, lang: (i18n.language === 'en' ? 'en' : 'zh') as 'zh' | 'en' };
+}
+
+/** One section's query, keyed by the card. */
+export function useCardQuery<E extends Parameters<typeof call>[0]>(endpoint: E, iccid: string, enabled = true) {
+  return useQuery({
+    queryKey: [endpoint.name, iccid],
+    queryFn: ({ signal }) => call(endpoint, { iccid } as never, { signal, silent: true }),
+    enabled,
+  });
+}
+
+const Section = ({ title, children, extra }: { title: ReactNode; children: ReactNode; extra?: ReactNode }) => (
+  <Card size="small" title={title} extra={extra} style={{ marginBottom: 16 }}>{children}</Card>
+);
+
+export function BasicTab({ d }: { d: Basic }) {
+  const { t, lang } = useLang();
+  const f = (k: string) => t(`carddetail.f.${k}`);
+  const items: [string, ReactNode][] = [
+    [f('iccid'), <Typography.Text copyable>{d.iccid}</Typography.Text>],
+    [f('msisdn'), d.msisdn ?? '-'],
+    [f('imsi'), d.imsi ?? '-'],
+    [f('imei'), d.imei ?? '-'],
+    [f('state'), <StatusTag enumOf={CardState} value={d.state} colors={STATE_COLORS} />],
+    [f('operator'), Operator.label(d.operatorId, lang)],
+    [f('customer'), d.custName ?? <Tag>{t('carddetail.stock')}</Tag>],
+    ...(d.rootCustName ? [[f('rootCustomer'), d.rootCustName] as [string, ReactNode]] : []),
+    [f('cardType'), d.cardTypeName ?? '-'],
+    [f('labels'), d.labels.length ? <Space size={4} wrap>{d.labels.map((l) => <Tag key={l.labelId}>{l.name}</Tag>)}</Space> : '-'],
+    [f('custom1'), d.custom1 ?? '-'],
+    [f('custom2'), d.custom2 ?? '-'],
+    [f('online'), <Tag color={d.online ? 'success' : 'default'}>{t(d.online ? 'carddetail.online' : 'carddetail.offline')}</Tag>],
+    [f('lastSessionAt'), dt(d.lastSessionAt)],
+    [f('batch'), d.batchNo ?? '-'],
+    [f('activatedAt'), dt(d.activatedAt)],
+    [f('firstUsedAt'), dt(d.firstUsedAt)],
+    [f('testEndAt'), dt(d.testEndAt)],
+    [f('silentEndAt'), dt(d.silentEndAt)],
+    [f('renewalMode'), d.renewalMode != null ? PlanRenewalMode.label(d.renewalMode, lang) : '-'],
+    [f('operationMode'), d.operationMode != null ? PlanOperationMode.label(d.operationMode, lang) : '-'],
+    [f('euicc'), t(d.euicc ? 'carddetail.yes' : 'carddetail.no')],
+    [f('eid'), d.eid ?? '-'],
+    [f('createdAt'), dt(d.createdAt)],
+    [f('updatedAt'), dt(d.updatedAt)],
+  ];
+  return <Descriptions bordered size="small" column={{ xs: 1, sm: 1, md: 2, xl: 3 }} items={items.map(([label, children], key) => ({ key, label, children }))} />;
+}
+
+export function HistoryTab({ iccid }: { iccid: string }) {
+  const { t, lang } = useLang();
+  const [page, setPage] = useState({ current: 1, pageSize: 10 });
+  const q = useQuery({
+    queryKey: [carddetail.getCardHistoryPage.name, iccid, page],
+    queryFn: ({ signal }) => call(carddetail.getCardHistoryPage, { iccid, ...page }, { signal }),
+  });
+  const H = (k: string) => t(`carddetail.history.${k}`);
+  const state = (v: number | null) => <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} />;
+  return (
+    <Table size="small" rowKey="historyId" loading={q.isFetching} dataSource={q.data?.list ?? []} scroll={{ x: 1000 }}
+      locale={{ emptyText: <Empty description={H('empty')} /> }}
+      pagination={{ ...page, total: q.data?.total ?? 0, showSizeChanger: true, onChange: (current, pageSize) => setPage({ current, pageSize }) }}
+      columns={[
+        { title: H('at'), dataIndex: 'at', width: 170, render: dt },
+        { title: H('action'), dataIndex: 'action', width: 150, render: (v: number | null) => (v != null ? CardActionKind.label(v, lang) : H('stateChange')) },
+        { title: H('from'), dataIndex: 'fromState', width: 110, render: state },
+        { title: H('to'), dataIndex: 'toState', width: 110, render: state },
+        { title: H('source'), dataIndex: 'source', width: 120, render: (v: number) => CardChangeSource.label(v, lang) },
+        { title: H('actor'), dataIndex: 'actor', width: 120, render: (v: string | null) => v ?? '-' },
+        { title: H('plan'), dataIndex: 'planName', width: 160, render: (v: string | null) => v ?? '-' },
+        { title: H('reason'), dataIndex: 'reason', render: (v: string | null) => v ?? '-' },
+      ]} />
+  );
+}
+
+const CyclesStat = ({ title, c }: { title: string; c: { total: number; used: number; remaining: number } }) => {
+  const { t } = useLang();
+  const P = (k: string) => t(`carddetail.plan.${k}`);
+  return (
+    <Card size="small" title={title}>
+      <Row gutter={16}>
+        <Col span={8}><Statistic title={P('total')} value={c.total} /></Col>
+        <Col span={8}><Statistic title={P('used')} value={c.used} /></Col>
+        <Col span={8}><Statistic title={P('remaining')} value={c.remaining} /></Col>
+      </Row>
+    </Card>
+  );
+};
+
+export function PlanTab({ iccid }: { iccid: string }) {
+  const { t, lang } = useLang();
+  const q = useCardQuery(carddetail.getCardCycle, iccid);
+  const P = (k: string, o?: Record<string, unknown>) => t(`carddetail.plan.${k}`, o);
+  const d = q.data;
+  if (!d) return <Card loading />;
+  return (
+    <>
+      <Section title={P('current')}>
+        {d.plan ? (
+          <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={([
+            [P('current'), d.plan.name],
+            [P('tariff'), TariffType.label(d.plan.tariffType, lang)],
+            [P('cycle'), `${d.plan.cycleValue} ${PlanCycleUnit.label(d.plan.cycleUnit, lang)}`],
+            [P('duration'), P('months', { n: d.plan.durationMonths })],
+            [P('quota'), formatSizeFromMB(d.plan.quotaMb)],
+            [P('apns'), d.plan.apns.length ? d.plan.apns.join(', ') : '-'],
+            [P('contract'), `${dt(d.contractStartAt)} ~ ${dt(d.contractEndAt)}`],
+            [P('currentCycle'), `${dt(d.cycleStartAt)} ~ ${dt(d.cycleEndAt)}`],
+            [P('lastChange'), dt(d.lastPlanChangeAt)],
+          ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
+        ) : <Empty description={P('noPlan')} />}
+      </Section>
+      {d.pendingPlan && (
+        <Alert style={{ marginBottom: 16 }} type="info" showIcon message={`${P('pending')}: ${d.pendingPlan.plan.name}`}
+          description={`${P('pendingAt')}: ${d.pendingPlan.effectiveAt ? dt(d.pendingPlan.effectiveAt) : P('onActivation')} · ${P('requestedAt')}: ${dt(d.pendingPlan.requestedAt)}`} />
+      )}
+      {d.pendingPriceChange && <Alert style={{ marginBottom: 16 }} type="warning" showIcon message={P('pendingPrice')} />}
+      <Row gutter={16} style={{ marginBottom: 16 }}>
+        <Col xs={24} md={12}><CyclesStat title={P('bCycles')} c={d.bCycles} /></Col>
+        <Col xs={24} md={12}>
+          {d.cCycles ? <CyclesStat title={P('cCycles')} c={d.cCycles} /> : (
+            <Card size="small" title={P('cCycles')}><Typography.Text type="secondary">{P('cNone')}</Typography.Text></Card>
+          )}
+        </Col>
+      </Row>
+      <Section title={P('packs')}>
+        <Table size="small" rowKey="orderId" pagination={false} dataSource={d.eventPacks} locale={{ emptyText: <Empty description={P('noPacks')} /> }}
+          columns={[
+            { title: P('packName'), dataIndex: 'packName', render: (v: string | null, r) => v ?? `#${r.packId}` },
+            { title: P('quota'), dataIndex: 'quotaMb', width: 110, render: (v: number | null) => (v != null ? formatSizeFromMB(v) : '-') },
+            { title: P('packPeriod'), key: 'p', width: 340, render: (_: unknown, r) => `${dt(r.startsAt)} ~ ${dt(r.endsAt)}` },
+            { title: P('orderedBy'), dataIndex: 'orderedBy', width: 120, render: (v: string | null) => v ?? '-' },
+            { title: '', dataIndex: 'active', width: 90, render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{P(v ? 'packActive' : 'packEnded')}</Tag> },
+          ]} />
+      </Section>
+    </>
+  );
+}
+
+export function PolicyTab({ iccid }: { iccid: string }) {
+  const { t, lang } = useLang();
+  const q = useCardQuery(carddetail.getCardPolicy, iccid);
+  const apn = useCardQuery(carddetail.getCardApnOnline, iccid);
+  const P = (k: string) => t(`carddetail.policy.${k}`);
+  const A = (k: string) => t(`carddetail.apn.${k}`);
+  const d = q.data;
+  const a = apn.data;
+  return (
+    <>
+      <Section title={A('title')}>
+        {a && (
+          <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={([
+            [t('carddetail.f.online'), <Tag color={a.online ? 'success' : 'default'}>{t(a.online ? 'carddetail.online' : 'carddetail.offline')}</Tag>],
+            [A('lastApn'), a.apn ?? A('noSession')],
+            [t('carddetail.f.lastSessionAt'), dt(a.lastSessionAt)],
+            [A('sessionStart'), dt(a.sessionStartAt)],
+            [A('sessionEnd'), a.sessionStartAt && !a.sessionEndAt ? <Tag color="processing">{t('carddetail.usage.open')}</Tag> : dt(a.sessionEndAt)],
+            [A('planApns'), a.planApns.length ? a.planApns.join(', ') : '-'],
+          ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
+        )}
+      </Section>
+      <Section title={P('zones')}>
+        <Table size="small" rowKey="zoneId" pagination={false} loading={q.isFetching} dataSource={d?.zones ?? []} locale={{ emptyText: <Empty description={P('noZones')} /> }}
+          columns={[
+            { title: P('zone'), dataIndex: 'zoneName', width: 150 },
+            { title: P('regions'), dataIndex: 'regions', width: 180, render: (v: string[]) => v.join(', ') || '-' },
+            { title: P('quota'), dataIndex: 'quotaMb', width: 110, render: (v: number | null) => (v != null ? formatSizeFromMB(v) : '-') },
+            {
+              title: P('services'), dataIndex: 'services',
+              render: (v: { commservId: number; name: string; type: number }[]) => <Space size={4} wrap>{v.map((s) => <Tag key={s.commservId}>{s.name} · {CommServType.label(s.type, lang)}</Tag>)}</Space>,
+            },
+            { title: '', dataIndex: 'blocked', width: 90, render: (v: boolean) => <Tag color={v ? 'error' : 'success'}>{P(v ? 'blocked' : 'allowed')}</Tag> },
+          ]} />
+      </Section>
+      <Section title={P('blocks')}>
+        <Table size="small" rowKey={(r) => `${r.kind}-${r.targetId}`} pagination={false} dataSource={d?.blocks ?? []} locale={{ emptyText: <Empty description={P('noBlocks')} /> }}
+          columns={[
+            { title: P('kind'), dataIndex: 'kind', width: 100, render: (v: string) => P(`kinds.${v}`) },
+            { title: P('target'), key: 'target', render: (_: unknown, r) => (r.kind === 'network' ? NetworkType.label(r.targetId, lang) : r.name ?? `#${r.targetId}`) },
+            { title: P('byDeactivation'), dataIndex: 'byDeactivation', width: 140, render: (v: boolean) => t(v ? 'carddetail.yes' : 'carddetail.no') },
+            { title: P('blockedAt'), dataIndex: 'blockedAt', width: 170, render: dt },
+            { title: P('blockedBy'), dataIndex: 'blockedBy', width: 120, render: (v: string | null) => v ?? '-' },
+          ]} />
+      </Section>
+    </>
+  );
+}
+
+export function BillingTab({ iccid }: { iccid: string }) {
+  const { t, lang } = useLang();
+  const q = useCardQuery(carddetail.getCardBilling, iccid);
+  const B = (k: string) => t(`carddetail.billing.${k}`);
+  const d = q.data;
+  if (!d) return <Card loading />;
+  if (!d.plan) return <Empty description={B('noPlan')} />;
+  return (
+    <>
+      <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} items={([
+        [t('carddetail.plan.current'), d.plan.name],
+        [B('price'), d.price != null ? formatMoney(d.price) : '-'],
+        [B('currency'), d.currency ?? '-'],
+        [B('tax'), d.taxRate != null ? `${d.taxRate}%` : '-'],
+        [B('overage'), d.overagePrice != null ? `${formatMoney(d.overagePrice)} / ${d.overageGrade != null ? OverageGrade.label(d.overageGrade, lang) : '-'}` : '-'],
+        [B('renewal'), d.renewalMode != null ? PlanRenewalMode.label(d.renewalMode, lang) : '-'],
+        [B('contractMonths'), d.contractMonths],
+        [B('contractEnd'), dt(d.contractEndAt)],
+        [t('carddetail.plan.bCycles'), `${d.bCycles.used} / ${d.bCycles.total}`],
+        [B('packs'), d.eventPackCount],
+      ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
+      <Alert style={{ marginTop: 16 }} type="info" showIcon message={B('noBills')} />
+    </>
+  );
+}
+
+/** A quota bar for the usage tab. */
+export const QuotaBar = ({ used, quota }: { used: number; quota: number | null }) =>
+  quota ? <Progress percent={Math.min(100, Math.round((used / quota) * 1000) / 10)} status={used >= quota ? 'exception' : 'active'} /> : null;

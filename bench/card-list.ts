@@ -1,0 +1,185 @@
+/**
+ * The card list at fleet scale (issue 5 target: with 1,000,000 cards, the card list with the common filters
+ * answers with p95 at most 2× the same SQL run directly, and under 50 ms).
+ *
+ *   CARD_LIST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_1m npm run bench:card-list
+ *
+ * The database (loopback PostgreSQL; CARD_LIST_DATABASE_URL, else BENCH_DATABASE_URL / DATABASE_URL) should hold
+ * the fleet (`npm run seed -- --cards 1000000`); when it holds no fleet cards the benchmark seeds BENCH_CARDS
+ * (default 1,000,000) first. It is kept afterwards (seeding takes minutes); drop it yourself when done.
+ *
+ * The real server (buildApp: limiter, session, schemas, permission, tenant scope, the list service, envelope,
+ * API log) listens on 127.0.0.1. For each filter, as operator staff and as the enterprise customer (role 3000,
+ * tenant-scoped): BENCH_REQUESTS (200) sequential calls after 20 warm-up calls; then the statements the server
+ * sent for that call (captured from its pool), replayed with node-postgres on their own connections with the
+ * same concurrency (statements the server ran side by side run side by side), as many times. Prints p50 / p95
+ * of both and their ratio. Exits 0 when every case meets both targets, 2 otherwise, 1 on an error.
+ */
+import pg from 'pg';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { buildApp } from '../apps/server/src/app.ts';
+import { FLEET_ICCID_LIKE, seedFleet } from '../apps/server/src/seed/fleet.ts';
+import { HOST, assertLoopbackDb, gitInfo, machineInfo, portOf, posInt, redact, runBench, writeResults } from './common.ts';
+
+const REQUESTS = posInt('BENCH_REQUESTS', 200);
+const WARMUP = 20;
+const TARGET_RATIO = 2;
+const TARGET_P95_MS = 50;
+const PATH = '/api/cmp/core/sim/simQuery/getSimListPage?ts=1&lang=en';
+
+interface Captured {
+  text: string;
+  values: unknown[];
+  start: number;
+  end: number;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const stats = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { p50: round(pct(s, 50)), p95: round(pct(s, 95)), mean: round(s.reduce((a, b) => a + b, 0) / s.length), max: round(s[s.length - 1]) };
+};
+const round = (v: number) => Math.round(v * 100) / 100;
+const chinaDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+
+/** Statements that overlapped in time ran side by side; the replay keeps those groups. */
+function groupsOf(captured: Captured[]): Captured[][] {
+  const out: Captured[][] = [];
+  let end = -Infinity;
+  for (const q of [...captured].sort((a, b) => a.start - b.start)) {
+    if (q.start >= end || out.length === 0) out.push([q]);
+    else out[out.length - 1].push(q);
+    end = Math.max(end, q.end);
+  }
+  return out;
+}
+
+runBench(60 * 60_000, async (cleanup) => {
+  const url = process.env.CARD_LIST_DATABASE_URL || process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL;
+  if (!url) throw new Error('set CARD_LIST_DATABASE_URL to a PostgreSQL database on loopback (e.g. postgres://postgres@127.0.0.1:5432/bench_1m)');
+  assertLoopbackDb(url);
+  const database = await openDatabase({ databaseUrl: url, dataDir: '/tmp' });
+  cleanup.add(() => database.close());
+  const config = loadConfig(process.env, {
+    host: HOST, port: 0, dataDir: '/tmp/lynx-bench-card-list', databaseUrl: url, redisUrl: null, seedDemo: true, logLevel: 'silent',
+    rateLimitPerToken: 1e9, rateLimitPerIp: 1e9, runWorkers: false,
+  });
+  const built = await buildApp(config, database, { jobs: false });
+  cleanup.add(() => built.close());
+
+  const fleet = Number((await database.sql.query<{ n: string }>(`select count(*) n from cards where iccid like $1`, [FLEET_ICCID_LIKE]))[0].n);
+  if (fleet === 0) {
+    const cards = posInt('BENCH_CARDS', 1_000_000);
+    console.log(`no fleet cards in ${redact(url)}: seeding ${cards.toLocaleString('en')} (this takes minutes)`);
+    await seedFleet(database.sql, { cards, log: (l) => console.log(l) });
+  }
+  const [{ n: total }] = await database.sql.query<{ n: string }>('select count(*) n from cards');
+  const [{ v: version }] = await database.sql.query<{ v: string }>(`select current_setting('server_version') v`);
+  await built.app.listen({ host: HOST, port: 0 });
+  const origin = `http://${HOST}:${portOf(built.app)}`;
+
+  // sessions for operator staff and the enterprise customer, made directly (no passwords needed)
+  const tokenOf = async (login: string) => {
+    const [a] = await database.sql.query<{ account_id: number }>('select account_id from accounts where login_name = $1', [login]);
+    if (!a) throw new Error(`no ${login} account: the database needs the demo data`);
+    return (await built.deps.sessions.create(database.db, a.account_id, '127.0.0.1')).token;
+  };
+  const actors = { staff: await tokenOf('admin'), enterprise: await tokenOf('enterprise') };
+  const [ent] = await database.sql.query<{ root_cust_id: number }>(`select root_cust_id from accounts where login_name = 'enterprise'`);
+  const [plan] = await database.sql.query<{ id: number }>(
+    `select goods_release_id id from cards where root_cust_id = $1 and goods_release_id is not null group by 1 order by count(*) desc limit 1`, [ent.root_cust_id]);
+  const [prefix] = await database.sql.query<{ p: string }>(
+    `select left(iccid, 15) p from cards where iccid like $1 and root_cust_id = $2 order by iccid offset 1000 limit 1`, [FLEET_ICCID_LIKE, ent.root_cust_id]);
+  const today = Date.now();
+  const filters: Record<string, Record<string, unknown>> = {
+    'tenant + state': { states: [64] },
+    'ICCID prefix': { iccid: prefix.p, iccidMatch: 'prefix' },
+    'activation date range': { activatedFrom: chinaDay(today - 30 * 86_400_000), activatedTo: chinaDay(today) },
+    plan: { goodsReleaseId: plan?.id ?? 1 },
+    online: { online: true },
+  };
+
+  // capture what the server's pool runs
+  const client = (database.db as unknown as { $client: { query: (...args: any[]) => Promise<any> } }).$client;
+  const originalQuery = client.query.bind(client);
+  let capturing: Captured[] | null = null;
+  client.query = async (...args: any[]) => {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text as string);
+    const values = ((typeof args[0] === 'string' ? args[1] : (args[1] ?? args[0]?.values)) ?? []) as unknown[];
+    const rec: Captured = { text, values, start: performance.now(), end: 0 };
+    try {
+      return await originalQuery(...args);
+    } finally {
+      rec.end = performance.now();
+      if (capturing && !/api_log|sessions|accounts|roles/.test(text)) capturing.push(rec);
+    }
+  };
+
+  const direct = new pg.Pool({ connectionString: url, max: 4 });
+  cleanup.add(() => direct.end());
+  const conns = await Promise.all([0, 1, 2, 3].map(() => direct.connect()));
+  conns.forEach((c) => cleanup.add(async () => c.release()));
+
+  const call = async (token: string, body: string) => {
+    const t0 = performance.now();
+    const res = await fetch(`${origin}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body });
+    const json = (await res.json()) as { success: boolean; msg: string; data: { total: number; list: unknown[] } };
+    const ms = performance.now() - t0;
+    if (!json.success) throw new Error(`card list failed: ${json.msg}`);
+    return { ms, data: json.data };
+  };
+
+  const rows: Record<string, unknown>[] = [];
+  let allMet = true;
+  console.log(`card list on PostgreSQL ${version}: ${Number(total).toLocaleString('en')} cards, ${REQUESTS} sequential calls per case`);
+  console.log('case'.padEnd(40) + 'matches'.padStart(10) + '  API p50/p95 ms'.padStart(18) + '  SQL p50/p95 ms'.padStart(18) + '  ratio p95'.padStart(11) + '  target');
+  for (const [who, token] of Object.entries(actors)) {
+    for (const [name, f] of Object.entries(filters)) {
+      const body = JSON.stringify({ current: 1, pageSize: 20, ...f });
+      for (let i = 0; i < WARMUP; i++) await call(token, body);
+      capturing = [];
+      const first = await call(token, body);
+      const statements = capturing;
+      capturing = null;
+      const api: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) api.push((await call(token, body)).ms);
+
+      const groups = groupsOf(statements);
+      const replay = async () => {
+        const t0 = performance.now();
+        for (const g of groups) await Promise.all(g.map((q, k) => conns[k % conns.length].query(q.text, q.values)));
+        return performance.now() - t0;
+      };
+      for (let i = 0; i < WARMUP; i++) await replay();
+      const sqlMs: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) sqlMs.push(await replay());
+      // each statement alone, to show where the SQL time goes
+      const each = [];
+      for (const q of statements) {
+        const ms: number[] = [];
+        for (let i = 0; i < 30; i++) {
+          const t0 = performance.now();
+          await conns[0].query(q.text, q.values);
+          ms.push(performance.now() - t0);
+        }
+        each.push({ sql: q.text.replace(/\s+/g, ' ').slice(0, 140), p50: stats(ms).p50 });
+      }
+      const a = stats(api);
+      const s = stats(sqlMs);
+      const ratio = round(a.p95 / s.p95);
+      const met = ratio <= TARGET_RATIO && a.p95 < TARGET_P95_MS;
+      allMet &&= met;
+      const label = `${who}: ${name}`;
+      console.log(label.padEnd(40) + String(first.data.total).padStart(10) + `${a.p50} / ${a.p95}`.padStart(18) + `${s.p50} / ${s.p95}`.padStart(18)
+        + String(ratio).padStart(11) + `  ${met ? 'met' : 'MISSED'}`);
+      rows.push({ actor: who, filter: name, body: f, total: first.data.total, api: a, sql: s, ratioP95: ratio, met, statements: each, groups: groups.map((g) => g.length) });
+    }
+  }
+  const file = writeResults('card-list-postgres', {
+    at: new Date().toISOString(), database: `PostgreSQL ${version}`, cards: Number(total), requests: REQUESTS, targets: { ratioP95: TARGET_RATIO, p95Ms: TARGET_P95_MS },
+    machine: machineInfo(), git: gitInfo(), cases: rows,
+  });
+  console.log(`results: ${file}`);
+  return allMet ? 0 : 2;
+});

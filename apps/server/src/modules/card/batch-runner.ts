@@ -15,7 +15,7 @@ import { audit } from '../../platform/audit.ts';
 import { canSeeTenant, type SessionContext } from '../../platform/context.ts';
 import { cardZoneBlocks, cards } from './card-tables.ts';
 import { cardBatches } from './batch-tables.ts';
-import { applyCardAction, loadCardPlan, type CardActor } from './card-service.ts';
+import { applyCardAction, applyCardActions, loadCardPlan, type CardActor } from './card-service.ts';
 import { labelsSql, mayRun, nextLabels, zoneTarget, type BatchOp } from './batch-ops.ts';
 import { labelFitsCard, labelsForBatch, type BatchLabel } from './batch-labels.ts';
 import type { CardAction, CardPlan } from './lifecycle.ts';
@@ -25,12 +25,12 @@ const { BatchType, BatchState, BatchItemStatus } = batch;
 export const BATCH_QUEUE = 'card-batch';
 export const BATCH_SWEEP_QUEUE = 'card-batch-sweep';
 /** items per chunk transaction: small enough that a restart loses little work, large enough to amortise the commit */
-const CHUNK = 20;
+const CHUNK = 200;
 /**
  * Chunks in flight at once on PostgreSQL (each holds a pool connection; the pool has PG_POOL_MAX, default 10,
  * and the API keeps the rest). CMP_BATCH_CONCURRENCY tunes it to a bigger pool.
  */
-export const BATCH_CONCURRENCY = Math.max(1, Math.trunc(Number(process.env.CMP_BATCH_CONCURRENCY)) || 6);
+export const BATCH_CONCURRENCY = Math.max(1, Math.trunc(Number(process.env.CMP_BATCH_CONCURRENCY)) || 4);
 /** a running batch with no sign of life for this long is queued again by the sweep */
 const STALE_SECONDS = 90;
 /** counts on the batch row are refreshed this often while it runs (the screens poll them) */
@@ -159,8 +159,24 @@ export class BatchRunner {
     });
   }
 
-  /** One card at a time through the card service, each in a savepoint of the chunk's transaction. */
+  /**
+   * The chunk's cards through the card service's set-based path (one locked read, one update, one history and one
+   * audit insert for the chunk); data recovery, a sequence of changes per card, goes card by card.
+   */
   private async cards(tx: Tx, run: Run, items: { seq: number; iccid: string }[]): Promise<Outcome[]> {
+    const { op } = run;
+    if (op.type !== BatchType.DataRecovery) {
+      const action: CardAction = op.type === BatchType.PlanChange ? { type: 'changePlan', plan: run.plan! }
+        : op.type === BatchType.Zone ? { type: op.zoneOp!, target: zoneTarget(op) }
+        : { type: op.action! };
+      const outcomes = await applyCardActions(this.deps, run.who, items.map((i) => i.iccid), action, { tx, reason: run.reason });
+      return items.map((item) => {
+        const o = outcomes.get(item.iccid)!;
+        return o.ok
+          ? { seq: item.seq, status: BatchItemStatus.Succeeded, zh: null, en: null }
+          : { seq: item.seq, status: BatchItemStatus.Failed, zh: o.error.message_('zh'), en: o.error.message_('en') };
+      });
+    }
     const out: Outcome[] = [];
     for (const item of items) {
       try {

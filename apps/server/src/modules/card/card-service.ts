@@ -11,9 +11,10 @@ import {
 import type { Db, Executor } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
-import { audit } from '../../platform/audit.ts';
+import { audit, redact } from '../../platform/audit.ts';
+import { auditLog } from '../../platform/tables.ts';
 import { canSeeTenant, type SessionContext } from '../../platform/context.ts';
-import { changeCardOnNetwork, type CardChangeRequest } from '../network/opconfig-service.ts';
+import { gatewayOfAccount, recordCardChangeFailure, sendCardChange, type CardChangeRequest } from '../network/opconfig-service.ts';
 import { secretBoxFor, type SecretBox } from '../network/opconfig-secrets.ts';
 import { operatorAccounts } from '../network/opconfig-tables.ts';
 import { apns } from '../network/tables.ts';
@@ -181,19 +182,16 @@ export function rowOfSnapshot(next: CardSnapshot): Partial<CardRow> {
 
 // ---- the operator ------------------------------------------------------------------------------------------------
 
+type AccountRow = typeof operatorAccounts.$inferSelect;
 /** The access configuration a card's changes go through: the operator's first (oldest) one, if any. */
-const accessCache = new Map<number, { id: number | null; at: number }>();
-async function accessConfigOf(ex: Executor, operatorId: number): Promise<number | null> {
-  const hit = accessCache.get(operatorId);
-  if (hit && Date.now() - hit.at < PLAN_TTL_MS) return hit.id;
+async function accessConfigOf(ex: Executor, operatorId: number): Promise<AccountRow | null> {
   const [a] = await ex
-    .select({ id: operatorAccounts.operAccountId })
+    .select()
     .from(operatorAccounts)
     .where(eq(operatorAccounts.operatorId, operatorId))
     .orderBy(asc(operatorAccounts.operAccountId))
     .limit(1);
-  accessCache.set(operatorId, { id: a?.id ?? null, at: Date.now() });
-  return a?.id ?? null;
+  return a ?? null;
 }
 
 /** The operator calls the effects ask for: one status call (the final state), one plan call, each zone call, a reset. */
@@ -216,7 +214,8 @@ async function operatorCalls(ex: Executor, effects: Effect[], finalState: number
 
 // ---- applying an action ------------------------------------------------------------------------------------------
 
-type Outcome = { ok: true; result: CardActionResult } | { ok: false; message: string };
+/** What happened to one card of a set: its result, or why it was refused (nothing changed on it). */
+export type CardOutcome = { ok: true; result: CardActionResult } | { ok: false; error: AppError };
 
 const sourceOf = (who: CardActor) => (who.kind === 'user' ? CardChangeSource.User : who.source);
 const actorName = (who: CardActor) => (who.kind === 'user' ? who.ctx.actor.loginName : who.actor);
@@ -229,117 +228,249 @@ function targetNote(action: CardAction): string | null {
   return null;
 }
 
-async function applyLocked(
-  deps: CardServiceDeps, tx: Executor, who: CardActor, row: CardRow, action: CardAction, why: string | null, now: Date,
-): Promise<Outcome> {
-  const snapshot = await snapshotOf(tx, row);
-  const res = transition(snapshot, action, now);
-  if (!res.ok) throw new AppError(res.error, res.params);
-  const tenant = { custId: row.custId, rootCustId: row.rootCustId };
-  const by = actorName(who);
+/** The stored columns of a snapshot, for the set-based update (name in SQL, array type, value). */
+const COLUMNS: [string, string, (r: Partial<CardRow>) => unknown][] = [
+  ['state', 'smallint', (r) => r.state],
+  ['goods_release_id', 'integer', (r) => r.goodsReleaseId],
+  ['operation_mode', 'smallint', (r) => r.operationMode],
+  ['renewal_mode', 'smallint', (r) => r.renewalMode],
+  ['test_end_at', 'timestamptz', (r) => r.testEndAt],
+  ['silent_end_at', 'timestamptz', (r) => r.silentEndAt],
+  ['activated_at', 'timestamptz', (r) => r.activatedAt],
+  ['contract_start_at', 'timestamptz', (r) => r.contractStartAt],
+  ['contract_months', 'integer', (r) => r.contractMonths],
+  ['cycles_used', 'integer', (r) => r.cyclesUsed],
+  ['contract_end_at', 'timestamptz', (r) => r.contractEndAt],
+  ['cycle_start_at', 'timestamptz', (r) => r.cycleStartAt],
+  ['cycle_end_at', 'timestamptz', (r) => r.cycleEndAt],
+  ['pending_plan_id', 'integer', (r) => r.pendingPlanId],
+  ['pending_plan_requested_at', 'timestamptz', (r) => r.pendingPlanRequestedAt],
+  ['pending_plan_effective_at', 'timestamptz', (r) => r.pendingPlanEffectiveAt],
+  ['pending_plan_on_activation', 'boolean', (r) => r.pendingPlanOnActivation],
+  ['pending_price_change', 'boolean', (r) => r.pendingPriceChange],
+  ['last_plan_change_at', 'timestamptz', (r) => r.lastPlanChangeAt],
+  ['frozen_from', 'smallint', (r) => r.frozenFrom],
+  ['last_network_reset_at', 'timestamptz', (r) => r.lastNetworkResetAt],
+  ['next_deadline_at', 'timestamptz', (r) => r.nextDeadlineAt],
+];
 
-  // the operator first: a user's change the operator refuses leaves the card as it was
-  const calls = await operatorCalls(tx, res.effects, res.to, row.state);
-  const operAccountId = calls.length > 0 ? await accessConfigOf(tx, row.operatorId) : null;
-  let requestId: string | null = null;
-  let syncFailed = false;
-  if (operAccountId != null) {
-    for (const request of calls) {
-      const sent = await changeCardOnNetwork(tx, boxOf(deps), {
-        iccid: row.iccid, msisdn: row.msisdn ?? '', operatorId: row.operatorId, operAccountId, ...tenant, request, triggeredBy: by,
-      });
-      if (sent.ok) {
-        requestId = sent.requestId;
-        continue;
+const sameValue = (a: unknown, b: unknown) =>
+  a instanceof Date || b instanceof Date ? (a as Date | null)?.getTime() === (b as Date | null)?.getTime() : (a ?? null) === (b ?? null);
+const arrayValue = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function pooled<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let i = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (i < items.length) {
+      const k = i++;
+      out[k] = await fn(items[k]);
+    }
+  }));
+  return out;
+}
+
+interface Decided {
+  row: CardRow;
+  res: Extract<ReturnType<typeof transition>, { ok: true }>;
+  calls: CardChangeRequest[];
+}
+
+/**
+ * The heart of the card service: applies `action` to locked card rows in the caller's transaction, set-based.
+ * Per card: tenant (users), engine, operator calls (concurrently across cards, through one gateway per operator);
+ * then one UPDATE for every changed card, one history INSERT and one audit INSERT for the whole set.
+ */
+async function applyRows(
+  deps: CardServiceDeps, tx: Executor, who: CardActor, rows: CardRow[], action: CardAction, why: string | null, now: Date,
+): Promise<Map<string, CardOutcome>> {
+  const out = new Map<string, CardOutcome>();
+  const by = actorName(who);
+  const decided: Decided[] = [];
+  for (const row of rows) {
+    if (who.kind === 'user' && !canSeeTenant(who.ctx.actor, row)) {
+      out.set(row.iccid, { ok: false, error: notFound() });
+      continue;
+    }
+    const res = transition(await snapshotOf(tx, row), action, now);
+    if (!res.ok) {
+      out.set(row.iccid, { ok: false, error: new AppError(res.error, res.params) });
+      continue;
+    }
+    decided.push({ row, res, calls: await operatorCalls(tx, res.effects, res.to, row.state) });
+  }
+
+  // the operator first: a user's change that the operator refuses leaves the card as it was
+  const gateways = new Map<number, { account: AccountRow; gateway: ReturnType<typeof gatewayOfAccount> } | null>();
+  for (const d of decided) {
+    if (d.calls.length === 0 || gateways.has(d.row.operatorId)) continue;
+    const account = await accessConfigOf(tx, d.row.operatorId);
+    gateways.set(d.row.operatorId, account ? { account, gateway: gatewayOfAccount(boxOf(deps), account) } : null);
+  }
+  const sent = await pooled(decided, 50, async (d) => {
+    const g = d.calls.length > 0 ? gateways.get(d.row.operatorId) : null;
+    if (!g) return { requestId: null as string | null, refused: [] as { request: CardChangeRequest; code: string; message: string; latencyMs: number }[] };
+    let requestId: string | null = null;
+    const refused: { request: CardChangeRequest; code: string; message: string; latencyMs: number }[] = [];
+    for (const request of d.calls) {
+      const r = g.gateway
+        ? await sendCardChange(g.gateway, { iccid: d.row.iccid, msisdn: d.row.msisdn ?? '' }, request)
+        : { ok: false as const, code: 'NO_GATEWAY', message: 'the access configuration or its gateway adapter is not available', latencyMs: 0, retryable: false };
+      if (r.ok) requestId = r.data.requestId;
+      else {
+        refused.push({ request, code: r.code, message: r.message, latencyMs: r.latencyMs });
+        if (who.kind === 'user') break;
       }
+    }
+    return { requestId, refused };
+  });
+
+  const applied: { d: Decided; requestId: string | null; note: string | null }[] = [];
+  for (const [k, d] of decided.entries()) {
+    const s = sent[k];
+    const tenant = { custId: d.row.custId, rootCustId: d.row.rootCustId };
+    const g = gateways.get(d.row.operatorId);
+    for (const f of s.refused) {
+      const failureId = await recordCardChangeFailure(tx, {
+        iccid: d.row.iccid, msisdn: d.row.msisdn ?? '', operatorId: d.row.operatorId, operAccountId: g?.account.operAccountId ?? null, ...tenant,
+        request: f.request, failure: { code: f.code, message: f.message, latencyMs: f.latencyMs }, triggeredBy: by,
+      });
       if (who.kind === 'user') {
         await audit(tx, who.ctx, {
-          entity: 'cardChangeFailure', entityId: sent.failureId, ...tenant,
-          after: { failureId: sent.failureId, iccid: row.iccid, action: action.type, fromState: row.state, request, message: sent.message },
+          entity: 'cardChangeFailure', entityId: failureId, ...tenant,
+          after: { failureId, iccid: d.row.iccid, action: action.type, fromState: d.row.state, request: f.request, message: f.message },
         });
-        return { ok: false, message: sent.message };
       }
-      // a time-driven change happens anyway (the contract says so); the refused sync waits in the failure list
-      syncFailed = true;
     }
-  }
-
-  const next = res.next;
-  const columns = rowOfSnapshot(next);
-  const changed = Object.entries(columns).some(([k, v]) => {
-    const old = (row as Record<string, unknown>)[k];
-    return v instanceof Date || old instanceof Date ? (v as Date | null)?.getTime() !== (old as Date | null)?.getTime() : v !== old;
-  });
-  if (changed) await tx.update(cards).set({ ...columns, updatedAt: now }).where(eq(cards.iccid, row.iccid));
-
-  for (const e of res.effects) {
-    if (e.kind === 'blockAllZones' && next.plan) {
-      const zones = await tx.select({ id: planZones.zoneId }).from(planZones).where(eq(planZones.goodsReleaseId, next.plan.id));
-      if (zones.length > 0) {
-        await tx
-          .insert(cardZoneBlocks)
-          .values(zones.map((z) => ({ iccid: row.iccid, kind: 'zone' as const, targetId: z.id, byDeactivation: true, blockedAt: e.at, blockedBy: by })))
-          .onConflictDoNothing();
-      }
-    } else if (e.kind === 'restoreZones') {
-      await tx.delete(cardZoneBlocks).where(and(eq(cardZoneBlocks.iccid, row.iccid), eq(cardZoneBlocks.byDeactivation, true)));
-    } else if (e.kind === 'gatewayZone') {
-      if (e.op === 'block') {
-        await tx
-          .insert(cardZoneBlocks)
-          .values({ iccid: row.iccid, kind: e.target.kind, targetId: e.target.id, byDeactivation: false, blockedAt: now, blockedBy: by })
-          .onConflictDoUpdate({ target: [cardZoneBlocks.iccid, cardZoneBlocks.kind, cardZoneBlocks.targetId], set: { byDeactivation: false, blockedAt: now, blockedBy: by } });
-      } else {
-        await tx
-          .delete(cardZoneBlocks)
-          .where(and(eq(cardZoneBlocks.iccid, row.iccid), eq(cardZoneBlocks.kind, e.target.kind), eq(cardZoneBlocks.targetId, e.target.id)));
-      }
-    } else if (e.kind === 'eventPackAdded') {
-      await tx.insert(cardEventPacks).values({ iccid: row.iccid, packId: e.packId, startsAt: e.startsAt, endsAt: e.endsAt, orderedBy: by, orderedAt: now });
+    if (who.kind === 'user' && s.refused.length > 0) {
+      out.set(d.row.iccid, { ok: false, error: new AppError(ErrorCode.CardGatewayRefused, { reason: s.refused[0].message }) });
+      continue;
     }
-  }
-
-  const note = calls.length > 0 && operAccountId == null ? NOT_SENT_NOTE : syncFailed ? SYNC_FAILED_NOTE : null;
-  const detail = targetNote(action);
-  const history = res.effects.filter((e): e is Extract<Effect, { kind: 'history' }> => e.kind === 'history');
-  if (history.length > 0) {
-    await tx.insert(cardHistory).values(
-      history.map((h) => ({
-        iccid: row.iccid, fromState: h.from, toState: h.to, action: h.action, source: sourceOf(who), actor: by,
-        reason: [why, detail, note].filter(Boolean).join(' · ') || null, planId: h.planId ?? null, at: h.at,
-      })),
-    );
-  }
-  if (who.kind === 'user' && (changed || res.effects.length > 0)) {
-    await audit(tx, who.ctx, {
-      entity: 'card', entityId: row.iccid, before: row, after: { ...columns, action: action.type, reason: why }, ...tenant,
+    // a time-driven change happens anyway (the contract says so); a refused sync waits in the failure list
+    const note = d.calls.length > 0 && !g ? NOT_SENT_NOTE : s.refused.length > 0 ? SYNC_FAILED_NOTE : null;
+    applied.push({ d, requestId: s.requestId, note });
+    out.set(d.row.iccid, {
+      ok: true,
+      result: { iccid: d.row.iccid, fromState: d.row.state, toState: d.res.to, sentToOperator: !!g && d.calls.length > 0, requestId: s.requestId },
     });
   }
-  return {
-    ok: true,
-    result: { iccid: row.iccid, fromState: row.state, toState: res.to, sentToOperator: operAccountId != null && calls.length > 0, requestId },
-  };
+  if (applied.length === 0) return out;
+
+  // one UPDATE for the cards whose stored columns change
+  const changed = applied
+    .map(({ d }) => ({ iccid: d.row.iccid, before: d.row, cols: rowOfSnapshot(d.res.next) }))
+    .filter((c) => COLUMNS.some(([, , get]) => !sameValue(get(c.cols), get(c.before))));
+  if (changed.length > 0) {
+    const sets = COLUMNS.map(([name]) => sql.raw(`${name} = t.${name}`));
+    const arrays = COLUMNS.map(([, type, get]) => sql`${sql.param(changed.map((c) => arrayValue(get(c.cols))))}::${sql.raw(type)}[]`);
+    await tx.execute(sql`
+      update cards c set ${sql.join(sets, sql`, `)}, updated_at = ${now}
+      from unnest(${sql.param(changed.map((c) => c.iccid))}::text[], ${sql.join(arrays, sql`, `)})
+        as t (iccid, ${sql.raw(COLUMNS.map(([name]) => name).join(', '))})
+      where c.iccid = t.iccid`);
+  }
+
+  // effects beyond the card row
+  const zonesOf = new Map<number, number[]>();
+  for (const { d } of applied) {
+    const next = d.res.next;
+    for (const e of d.res.effects) {
+      if (e.kind === 'blockAllZones' && next.plan) {
+        let zones = zonesOf.get(next.plan.id);
+        if (!zones) {
+          zones = (await tx.select({ id: planZones.zoneId }).from(planZones).where(eq(planZones.goodsReleaseId, next.plan.id))).map((z) => z.id);
+          zonesOf.set(next.plan.id, zones);
+        }
+        if (zones.length > 0) {
+          await tx
+            .insert(cardZoneBlocks)
+            .values(zones.map((id) => ({ iccid: d.row.iccid, kind: 'zone' as const, targetId: id, byDeactivation: true, blockedAt: e.at, blockedBy: by })))
+            .onConflictDoNothing();
+        }
+      } else if (e.kind === 'restoreZones') {
+        await tx.delete(cardZoneBlocks).where(and(eq(cardZoneBlocks.iccid, d.row.iccid), eq(cardZoneBlocks.byDeactivation, true)));
+      } else if (e.kind === 'gatewayZone') {
+        if (e.op === 'block') {
+          await tx
+            .insert(cardZoneBlocks)
+            .values({ iccid: d.row.iccid, kind: e.target.kind, targetId: e.target.id, byDeactivation: false, blockedAt: now, blockedBy: by })
+            .onConflictDoUpdate({ target: [cardZoneBlocks.iccid, cardZoneBlocks.kind, cardZoneBlocks.targetId], set: { byDeactivation: false, blockedAt: now, blockedBy: by } });
+        } else {
+          await tx
+            .delete(cardZoneBlocks)
+            .where(and(eq(cardZoneBlocks.iccid, d.row.iccid), eq(cardZoneBlocks.kind, e.target.kind), eq(cardZoneBlocks.targetId, e.target.id)));
+        }
+      } else if (e.kind === 'eventPackAdded') {
+        await tx.insert(cardEventPacks).values({ iccid: d.row.iccid, packId: e.packId, startsAt: e.startsAt, endsAt: e.endsAt, orderedBy: by, orderedAt: now });
+      }
+    }
+  }
+
+  const detail = targetNote(action);
+  const history = applied.flatMap(({ d, note }) =>
+    d.res.effects
+      .filter((e): e is Extract<Effect, { kind: 'history' }> => e.kind === 'history')
+      .map((h) => ({
+        iccid: d.row.iccid, fromState: h.from, toState: h.to, action: h.action, source: sourceOf(who), actor: by,
+        reason: [why, detail, note].filter(Boolean).join(' · ') || null, planId: h.planId ?? null, at: h.at,
+      })));
+  if (history.length > 0) await tx.insert(cardHistory).values(history);
+
+  if (who.kind === 'user') {
+    const ctx = who.ctx;
+    const changedCols = new Map(changed.map((c) => [c.iccid, c.cols]));
+    const audits = applied
+      .filter(({ d }) => changedCols.has(d.row.iccid) || d.res.effects.length > 0)
+      .map(({ d }) => ({
+        accountId: ctx.actor.accountId ?? null, loginName: ctx.actor.loginName, custId: d.row.custId, rootCustId: d.row.rootCustId,
+        endpoint: ctx.endpoint, entity: 'card', entityId: d.row.iccid, before: redact(d.row),
+        after: redact({ ...(changedCols.get(d.row.iccid) ?? {}), action: action.type, reason: why }), ip: ctx.ip,
+      }));
+    if (audits.length > 0) {
+      ctx.audited = true;
+      await tx.insert(auditLog).values(audits);
+    }
+  }
+  return out;
 }
 
 /**
  * Applies one action to one card. Refusals (thrown AppError): 20005 for a missing card or, for a user, one
  * outside the caller's tenant (alike); the engine's error code for an illegal action; 20415 when the operator
  * refuses a user's change (the card stays as it was; the refusal is kept as a card change failure).
- * With `opts.tx` it runs in a savepoint of the caller's transaction.
+ * With `opts.tx` it runs in the caller's transaction.
  */
 export async function applyCardAction(
   deps: CardServiceDeps, who: CardActor, iccid: string, action: CardAction,
   opts: { reason?: string | null; tx?: Executor; now?: Date } = {},
 ): Promise<CardActionResult> {
-  const why = opts.reason?.trim() ? opts.reason.trim() : null;
-  const work = async (tx: Executor): Promise<Outcome> => {
-    const [row] = await tx.select().from(cards).where(eq(cards.iccid, iccid)).for('update');
-    if (!row || (who.kind === 'user' && !canSeeTenant(who.ctx.actor, row))) throw notFound();
-    return applyLocked(deps, tx, who, row, action, why, opts.now ?? new Date());
-  };
-  const outcome = opts.tx ? await opts.tx.transaction(work) : await deps.db.transaction(work);
-  if (!outcome.ok) throw new AppError(ErrorCode.CardGatewayRefused, { reason: outcome.message });
+  const outcome = (await applyCardActions(deps, who, [iccid], action, opts)).get(iccid)!;
+  if (!outcome.ok) throw outcome.error;
   return outcome.result;
+}
+
+/**
+ * Applies one action to many cards at once (batches, allocation): the rows are locked in ICCID order, decided
+ * one by one, and written set-based, in one transaction (the caller's, with `opts.tx`). Every ICCID gets an
+ * outcome; a refused card (missing or outside the tenant: 20005; the engine's refusal; the operator's 20415) is
+ * left unchanged while the others go on. Database errors abort the whole set.
+ */
+export async function applyCardActions(
+  deps: CardServiceDeps, who: CardActor, iccids: string[], action: CardAction,
+  opts: { reason?: string | null; tx?: Executor; now?: Date } = {},
+): Promise<Map<string, CardOutcome>> {
+  const why = opts.reason?.trim() ? opts.reason.trim() : null;
+  const unique = [...new Set(iccids)].sort();
+  const work = async (tx: Executor) => {
+    const rows = unique.length === 1
+      ? await tx.select().from(cards).where(eq(cards.iccid, unique[0])).for('update')
+      : await tx.select().from(cards).where(inArray(cards.iccid, unique)).orderBy(asc(cards.iccid)).for('update');
+    const out = await applyRows(deps, tx, who, rows, action, why, opts.now ?? new Date());
+    for (const iccid of unique) if (!out.has(iccid)) out.set(iccid, { ok: false, error: notFound() });
+    return out;
+  };
+  return opts.tx ? work(opts.tx) : deps.db.transaction(work);
 }
 
 /** Changes one card's state by a manual action (the single-card status screen). */
@@ -365,8 +496,8 @@ export async function tickCard(deps: CardServiceDeps, iccid: string, now = new D
       .where(and(eq(cards.iccid, iccid), sql`${cards.nextDeadlineAt} <= ${now}`))
       .for('update', { skipLocked: true });
     if (!row) return false;
-    const outcome = await applyLocked(deps, tx, { kind: 'system', source: CardChangeSource.Schedule, actor: 'scheduler' }, row, { type: 'tick' }, null, now);
-    if (!outcome.ok) return false;
+    const outcome = (await applyRows(deps, tx, { kind: 'system', source: CardChangeSource.Schedule, actor: 'scheduler' }, [row], { type: 'tick' }, null, now)).get(iccid);
+    if (!outcome?.ok) return false;
     // a tick that changed nothing (a stale deadline) must not be picked again
     const [after] = await tx.select({ d: cards.nextDeadlineAt }).from(cards).where(eq(cards.iccid, iccid));
     if (after?.d && after.d <= now) await tx.update(cards).set({ nextDeadlineAt: null }).where(eq(cards.iccid, iccid));

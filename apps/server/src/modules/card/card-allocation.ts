@@ -21,7 +21,7 @@ import { basicPlans, planReleases } from '../plan/plan-tables.ts';
 import { cardHistory, cards } from './card-tables.ts';
 import { cardAllocations } from './card-detail-tables.ts';
 import { CardListService } from './card-list.ts';
-import { applyCardAction, type CardServiceDeps } from './card-service.ts';
+import { applyCardActions, type CardServiceDeps } from './card-service.ts';
 import { targetOf, type StateActionType } from './lifecycle-model.ts';
 import { apnNamesOf } from './card-detail.ts';
 
@@ -260,10 +260,18 @@ export class CardAllocationService {
           const action = INITIAL_ACTION[a.initialState];
           // recorded just after the allocation, so the card's history reads in the order things happened
           const after = new Date(now.getTime() + 1);
-          for (const c of locked) {
-            if (c.state === a.initialState) continue;
-            failedIccid = c.iccid;
-            await applyCardAction(this.deps, { kind: 'user', ctx }, c.iccid, { type: action }, { tx, reason: a.mode === 'transfer' ? '划拨 / transfer' : '分配 / distribution', now: after });
+          // set-based: all cards in one pass of the card service; the first refusal fails the whole allocation
+          const todo = locked.filter((c) => c.state !== a.initialState).map((c) => c.iccid);
+          for (let i = 0; i < todo.length; i += 500) {
+            const part = todo.slice(i, i + 500);
+            const outcomes = await applyCardActions(this.deps, { kind: 'user', ctx }, part, { type: action }, {
+              tx, reason: a.mode === 'transfer' ? '划拨 / transfer' : '分配 / distribution', now: after,
+            });
+            const refused = part.find((iccid) => !outcomes.get(iccid)!.ok);
+            if (refused) {
+              failedIccid = refused;
+              throw (outcomes.get(refused) as { ok: false; error: AppError }).error;
+            }
           }
           failedIccid = null;
         }

@@ -139,7 +139,7 @@ describe.each(backends)('cards on %s', (backend) => {
   });
 
   it('reads the xlsx template in both languages and a GBK CSV', async () => {
-    const zh = await t.app.inject({ method: 'POST', url: '/api/cmp/core/sim/simEnter/template?lang=zh', payload: { format: 'xlsx' }, headers: { authorization: admin } });
+    const zh = await t.app.inject({ method: 'GET', url: '/api/cmp/core/sim/simEnter/template?lang=zh&format=xlsx', headers: { authorization: admin } });
     expect(zh.statusCode).toBe(200);
     const r = await upload(zh.rawPayload, { filename: '卡导入模板.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
     expect(r.data).toMatchObject({ successRows: 1, failedRows: 0 });

@@ -114,6 +114,13 @@ export const CardListFilters = {
   salesOrder: Type.Optional(Type.String({ maxLength: 64 })),
 };
 
+/**
+ * The card list counts matches up to this many: with more, `total` is this cap and `totalCapped` is true, and the
+ * screen shows "10,000+" (counting a million matching cards would dominate every call; docs/performance.md).
+ */
+export const CARD_LIST_COUNT_CAP = 10_000;
+export const CardListPage = Type.Object({ ...Page(CardRow).properties, totalCapped: Type.Boolean() });
+
 export const getSimListPage = endpoint({
   name: 'core/sim/simQuery/getSimListPage', method: 'POST', auth: 'session', perm: [P.CardList], kind: 'query', tag,
   summary: {
@@ -121,7 +128,7 @@ export const getSimListPage = endpoint({
     en: 'Card list: search by ICCID (exact, prefix, range), MSISDN, IMSI, state, customer, plan, operator, batch, activation date, first-use date, online, label, card type, custom fields',
   },
   body: Obj({ ...PageParams, ...SortParams, ...CardListFilters }),
-  response: Page(CardRow),
+  response: CardListPage,
 });
 
 export const exportSimList = endpoint({
@@ -169,7 +176,7 @@ export const importCards = endpoint({
 });
 
 export const downloadCardImportTemplate = endpoint({
-  name: 'core/sim/simEnter/template', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'query', tag, raw: true,
+  name: 'core/sim/simEnter/template', method: 'GET', auth: 'session', perm: [P.ImportInfo], kind: 'query', tag, raw: true,
   summary: { zh: '下载卡导入模板（xlsx 或 csv，中文或英文表头）', en: 'Download the card import template (xlsx or csv, Chinese or English headers)' },
   body: Obj({ format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])), templateLang: Type.Optional(Type.Union([Type.Literal('zh'), Type.Literal('en')])) }),
   response: Type.Null(),

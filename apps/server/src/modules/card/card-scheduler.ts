@@ -44,6 +44,8 @@ export async function runDueCards(
     };
     await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, worker));
     if (Date.now() - started > budget) break;
+    // the embedded database runs in this thread: let timers and requests in between rounds
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return stats;
 }

@@ -36,6 +36,7 @@ import { diagnoseRoutes } from './modules/diagnose/diagnose-routes.ts';
 import { usageModule } from './modules/usage/usage-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/card-scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
+import { secretBoxFor } from './modules/network/opconfig-secrets.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,7 +75,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
     },
   });
   await migrate(database.sql);
-  const seed = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : null;
+  const seed = config.seedDemo ? await seedDemo(database.db, config.demoPassword, { box: config.demoSimulator ? secretBoxFor(config) : undefined }) : null;
 
   const counters: CounterStore = config.redisUrl
     ? new RedisCounterStore(new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }))

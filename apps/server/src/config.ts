@@ -33,6 +33,11 @@ export interface Config {
    * scheduled feed off (the default under NODE_ENV=test, where tests run it themselves)
    */
   usageFeedMinutes: number;
+  /**
+   * demo data includes one access configuration per operator on the built-in network simulator (off by default
+   * under NODE_ENV=test, where each test sets up the gateway it needs)
+   */
+  demoSimulator: boolean;
 }
 
 const int = (v: string | undefined, fallback: number): number => {
@@ -60,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     apiLogRetentionDays: int(env.CMP_API_LOG_RETENTION_DAYS, 90),
     runWorkers: env.CMP_WORKERS !== 'off',
     seedDemo: env.CMP_SEED !== 'off',
+    demoSimulator: env.CMP_DEMO_SIMULATOR ? env.CMP_DEMO_SIMULATOR !== 'off' : env.NODE_ENV !== 'test',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     webDist: path.resolve(env.CMP_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     secretKey: env.CMP_SECRET_KEY || null,

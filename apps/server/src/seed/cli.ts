@@ -7,6 +7,7 @@ import { openDatabase } from '../db/client.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { migrate } from '../db/migrate.ts';
 import { seedDemo } from './demo.ts';
+import { secretBoxFor } from '../modules/network/opconfig-secrets.ts';
 import { FLEET_MAX_CARDS, seedFleet } from './fleet.ts';
 
 const USAGE = `usage: npm run seed -- [--cards N] [--seed S] [--usage-days D]
@@ -56,7 +57,7 @@ async function main() {
     console.log(`database: ${database.describe}`);
     const applied = await migrate(database.sql);
     if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
-    const demo = await seedDemo(database.db, config.demoPassword);
+    const demo = await seedDemo(database.db, config.demoPassword, { box: config.demoSimulator ? secretBoxFor(config) : undefined });
     if (demo) {
       console.log('Demo data created. Demo logins (shown only this once; keep them):');
       for (const l of demo.logins) console.log(`  ${l.loginName.padEnd(12)} role ${l.roleId}  password ${l.password}`);

@@ -8,6 +8,9 @@ import { seedPlans } from '../modules/plan/plan-seed.ts';
 import { seedRetailPlans } from '../modules/plan/retail-seed.ts';
 import { seedNetconfig } from '../modules/network/netconfig-seed.ts';
 import { seedCards } from '../modules/card/card-seed.ts';
+import { seedSimulatorAccess } from '../modules/network/opconfig-seed.ts';
+import type { SecretBox } from '../modules/network/opconfig-secrets.ts';
+import { seedCardCatalog } from '../modules/card/catalog-seed.ts';
 import { demoUsageStart, startUsageFeeds } from '../modules/usage/usage-feed.ts';
 
 export interface SeedResult {
@@ -72,7 +75,7 @@ async function customer(ex: Executor, name: string, parent: typeof customers.$in
  * Demo data for an empty database: the five built-in roles, one account per role, three operators and a
  * customer tree. Passwords are random per installation (printed once by the caller) unless given.
  */
-export async function seedDemo(db: Db, demoPassword: string | null): Promise<SeedResult | null> {
+export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?: SecretBox } = {}): Promise<SeedResult | null> {
   const [{ n }] = await db.select({ n: count() }).from(roles);
   if (Number(n) > 0) return null;
   const perms = builtInRolePermissions();
@@ -113,7 +116,9 @@ export async function seedDemo(db: Db, demoPassword: string | null): Promise<See
     await seedPlans(tx, zhixing);
     await seedRetailPlans(tx, zhixing);
     await seedNetconfig(tx);
+    if (opts.box) await seedSimulatorAccess(tx, opts.box);
     await seedCards(tx, { zhixing, east, huadian });
+    await seedCardCatalog(tx, { zhixing, huadian });
     // the usage feed fills the demo cards' last month from the network simulator on its first runs (docs/usage.md)
     await startUsageFeeds(tx, [Operator.ChinaMobile, Operator.ChinaUnicom, Operator.ChinaTelecom], demoUsageStart());
     const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };

@@ -10,16 +10,21 @@
  *
  * The real server (buildApp: limiter, session, schemas, permission, tenant scope, the list service, envelope,
  * API log) listens on 127.0.0.1. For each filter, as operator staff and as the enterprise customer (role 3000,
- * tenant-scoped): BENCH_REQUESTS (200) sequential calls after 20 warm-up calls; then the statements the server
+ * tenant-scoped): BENCH_REQUESTS (200) sequential calls from a client child process (bench/seq-client.ts) after 20
+ * warm-up calls; then the statements the server
  * sent for that call (captured from its pool), replayed with node-postgres on their own connections with the
  * same concurrency (statements the server ran side by side run side by side), as many times. Prints p50 / p95
  * of both and their ratio. Exits 0 when every case meets both targets, 2 otherwise, 1 on an error.
  */
+import os from 'node:os';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { FLEET_ICCID_LIKE, seedFleet } from '../apps/server/src/seed/fleet.ts';
+import type { SeqReply, SeqRequest } from './seq-client.ts';
 import { HOST, assertLoopbackDb, gitInfo, machineInfo, portOf, posInt, redact, runBench, writeResults } from './common.ts';
 
 const REQUESTS = posInt('BENCH_REQUESTS', 200);
@@ -101,10 +106,10 @@ runBench(60 * 60_000, async (cleanup) => {
   };
 
   // capture what the server's pool runs
-  const client = (database.db as unknown as { $client: { query: (...args: any[]) => Promise<any> } }).$client;
-  const originalQuery = client.query.bind(client);
+  const pool = (database.db as unknown as { $client: { query: (...args: any[]) => Promise<any> } }).$client;
+  const originalQuery = pool.query.bind(pool);
   let capturing: Captured[] | null = null;
-  client.query = async (...args: any[]) => {
+  pool.query = async (...args: any[]) => {
     const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text as string);
     const values = ((typeof args[0] === 'string' ? args[1] : (args[1] ?? args[0]?.values)) ?? []) as unknown[];
     const rec: Captured = { text, values, start: performance.now(), end: 0 };
@@ -121,29 +126,46 @@ runBench(60 * 60_000, async (cleanup) => {
   const conns = await Promise.all([0, 1, 2, 3].map(() => direct.connect()));
   conns.forEach((c) => cleanup.add(async () => c.release()));
 
-  const call = async (token: string, body: string) => {
-    const t0 = performance.now();
-    const res = await fetch(`${origin}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body });
-    const json = (await res.json()) as { success: boolean; msg: string; data: { total: number; list: unknown[] } };
-    const ms = performance.now() - t0;
-    if (!json.success) throw new Error(`card list failed: ${json.msg}`);
-    return { ms, data: json.data };
-  };
+  // the API calls come from a child process, so the client's work is not on the server's event loop
+  const client = fork(fileURLToPath(new URL('./seq-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  cleanup.add(async () => {
+    if (client.connected) client.disconnect();
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once('message', () => resolve());
+    client.once('exit', (code) => reject(new Error(`the client exited (${code})`)));
+  });
+  let nextId = 1;
+  const calls = (token: string, body: string, n: number) =>
+    new Promise<{ ms: number[]; total: number | null }>((resolve, reject) => {
+      const id = nextId++;
+      const onMessage = (m: SeqReply) => {
+        if (!('id' in m) || m.id !== id) return;
+        client.off('message', onMessage);
+        if (m.ok) resolve({ ms: m.ms, total: m.total });
+        else reject(new Error(`card list failed: ${m.error}`));
+      };
+      client.on('message', onMessage);
+      client.send({ id, url: `${origin}${PATH}`, headers: { 'content-type': 'application/json', authorization: token }, body, n } satisfies SeqRequest);
+    });
 
   const rows: Record<string, unknown>[] = [];
   let allMet = true;
   console.log(`card list on PostgreSQL ${version}: ${Number(total).toLocaleString('en')} cards, ${REQUESTS} sequential calls per case`);
-  console.log('case'.padEnd(40) + 'matches'.padStart(10) + '  API p50/p95 ms'.padStart(18) + '  SQL p50/p95 ms'.padStart(18) + '  ratio p95'.padStart(11) + '  target');
+  console.log('case'.padEnd(40) + 'matches'.padStart(10) + '  API p50/p95 ms'.padStart(18) + '  SQL p50/p95 ms'.padStart(18) + '  ratio p95'.padStart(11) + 'server CPU'.padStart(12) + '  target');
   for (const [who, token] of Object.entries(actors)) {
     for (const [name, f] of Object.entries(filters)) {
       const body = JSON.stringify({ current: 1, pageSize: 20, ...f });
-      for (let i = 0; i < WARMUP; i++) await call(token, body);
+      await calls(token, body, WARMUP);
       capturing = [];
-      const first = await call(token, body);
+      const first = await calls(token, body, 1);
       const statements = capturing;
       capturing = null;
-      const api: number[] = [];
-      for (let i = 0; i < REQUESTS; i++) api.push((await call(token, body)).ms);
+      const cpu0 = process.cpuUsage();
+      const api = (await calls(token, body, REQUESTS)).ms;
+      const cpu = process.cpuUsage(cpu0);
+      // this process only serves during the calls (the client is a child): its CPU time per call is the server's own work
+      const serverCpuMs = round((cpu.user + cpu.system) / 1000 / REQUESTS);
 
       const groups = groupsOf(statements);
       const replay = async () => {
@@ -171,15 +193,15 @@ runBench(60 * 60_000, async (cleanup) => {
       const met = ratio <= TARGET_RATIO && a.p95 < TARGET_P95_MS;
       allMet &&= met;
       const label = `${who}: ${name}`;
-      console.log(label.padEnd(40) + String(first.data.total).padStart(10) + `${a.p50} / ${a.p95}`.padStart(18) + `${s.p50} / ${s.p95}`.padStart(18)
-        + String(ratio).padStart(11) + `  ${met ? 'met' : 'MISSED'}`);
-      rows.push({ actor: who, filter: name, body: f, total: first.data.total, api: a, sql: s, ratioP95: ratio, met, statements: each, groups: groups.map((g) => g.length) });
+      console.log(label.padEnd(40) + String(first.total).padStart(10) + `${a.p50} / ${a.p95}`.padStart(18) + `${s.p50} / ${s.p95}`.padStart(18)
+        + String(ratio).padStart(11) + String(serverCpuMs).padStart(12) + `  ${met ? 'met' : 'MISSED'}`);
+      rows.push({ actor: who, filter: name, body: f, total: first.total, api: a, sql: s, ratioP95: ratio, serverCpuMsPerCall: serverCpuMs, loadAverage1m: round(os.loadavg()[0]), met, statements: each, groups: groups.map((g) => g.length) });
     }
   }
   const file = writeResults('card-list-postgres', {
     at: new Date().toISOString(), database: `PostgreSQL ${version}`, cards: Number(total), requests: REQUESTS, targets: { ratioP95: TARGET_RATIO, p95Ms: TARGET_P95_MS },
     machine: machineInfo(), git: gitInfo(), cases: rows,
   });
-  console.log(`results: ${file}`);
+  console.log(`results: ${file} (machine load average ${os.loadavg().map((v) => v.toFixed(1)).join(' / ')} on ${os.cpus().length} cores)`);
   return allMet ? 0 : 2;
 });

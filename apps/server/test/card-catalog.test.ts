@@ -125,14 +125,18 @@ describe.each(backends)('card catalogue on %s', (backend) => {
     expect((await call('cardLabel/addLabel', { name: '   ', colour: '#fa8c16' }, channel)).errorCode).toBe(ErrorCode.Validation);
     expect((await t.call('core/sim/cardLabel/addLabel', { name: 'x', colour: 'red' }, { token: channel })).status).toBe(400);
 
+    // the demo's own labels aside: 重点监控 and 待回收 (platform), 冷链运输 (智行), 华南电表 (华电)
     const names = async (token: string) => (await call('cardLabel/getLabelListPage', { pageSize: 100 }, token)).data.list.map((l: any) => l.name).sort();
-    expect(await names(admin)).toEqual(['VIP', 'VIP', '冷链', '华东仓', '电表'].sort());
-    expect(await names(enterprise)).toEqual(['VIP', 'VIP', '冷链', '华东仓'].sort());
-    expect(await names(sub)).toEqual(['VIP', '华东仓'].sort());
-    expect(await names(channel)).toEqual(['VIP', '电表'].sort());
-    expect((await call('cardLabel/getLabelListPage', { scope: 'platform' }, enterprise)).data.list.map((l: any) => l.labelId)).toEqual([vip.data.labelId]);
+    expect(await names(sub)).toEqual(['VIP', '华东仓', '待回收', '重点监控'].sort());
+    expect(await names(channel)).toEqual(['VIP', '华南电表', '待回收', '电表', '重点监控'].sort());
+    expect(await names(admin)).toEqual(['VIP', 'VIP', '冷链', '华东仓', '电表', '冷链运输', '华南电表', '待回收', '重点监控'].sort());
+    expect(await names(enterprise)).toEqual(['VIP', 'VIP', '冷链', '华东仓', '冷链运输', '待回收', '重点监控'].sort());
+    const platform = (await call('cardLabel/getLabelListPage', { scope: 'platform' }, enterprise)).data.list.map((l: any) => l.name).sort();
+    expect(platform).toEqual(['VIP', '待回收', '重点监控'].sort());
     const opts = (await call('cardLabel/getLabelOptions', {}, channel)).data;
-    expect(opts.map((o: any) => [o.name, o.platform])).toEqual([['VIP', true], ['电表', false]]);
+    // platform labels first, then the customer's own, each by name
+    expect(opts.map((o: any) => o.platform)).toEqual([true, true, true, false, false]);
+    expect(opts.filter((o: any) => !o.platform).map((o: any) => o.name).sort()).toEqual(['华南电表', '电表'].sort());
 
     // another customer's label is answered like a missing one; platform labels are read-only for customers
     expect((await call('cardLabel/getLabelDetail', { labelId: cold.data.labelId }, channel)).errorCode).toBe(ErrorCode.NotFound);
@@ -272,7 +276,10 @@ describe.each(backends)('card catalogue on %s', (backend) => {
     const inUse = await call('cardProduct/deleteCardType', { cardTypeId: added.data.cardTypeId }, admin, 'zh');
     expect(inUse).toMatchObject({ errorCode: ErrorCode.CardTypeInUse, msg: '卡类型“工业级贴片卡 / Industrial MFF2”已被卡使用，不能删除' });
     expect((await call('cardProduct/deleteCardType', { cardTypeId: nano.data.cardTypeId }, admin)).data).toEqual({ cardTypeId: nano.data.cardTypeId });
-    expect((await call('cardProduct/getCardTypeOptions', {}, enterprise)).data).toEqual([{ cardTypeId: added.data.cardTypeId, nameZh: '工业级贴片卡', nameEn: 'Industrial MFF2' }]);
+    const options = (await call('cardProduct/getCardTypeOptions', {}, enterprise)).data;
+    expect(options).toContainEqual({ cardTypeId: added.data.cardTypeId, nameZh: '工业级贴片卡', nameEn: 'Industrial MFF2' });
+    expect(options.map((o: any) => o.cardTypeId)).not.toContain(nano.data.cardTypeId);
+    expect(options.map((o: any) => o.nameEn)).toEqual(expect.arrayContaining(['Industrial MFF2 chip', 'Consumer triple-cut', 'Automotive MFF2 chip']));
     // the card list filters by type and shows its names
     const byType = await call('simQuery/getSimListPage', { cardTypeId: added.data.cardTypeId }, admin);
     expect(byType.data.list.map((c: any) => [c.iccid, c.cardTypeNameEn])).toEqual([[icc(11), 'Industrial MFF2'], [icc(12), 'Industrial MFF2']]);
@@ -291,7 +298,7 @@ describe.each(backends)('card catalogue on %s', (backend) => {
     // few matches: the page is read through the label index, sorted and paged like any other
     expect(await iccids({ labelIds: [lab.labelId], sortField: 'iccid', sortOrder: 'descend' }, enterprise)).toEqual([icc(5), icc(3), icc(1)]);
     const second = await call('simQuery/getSimListPage', { labelIds: [lab.labelId], pageSize: 1, current: 2 }, enterprise);
-    expect(second.data).toMatchObject({ total: 3, current: 2, list: [{ iccid: icc(3), labels: [{ name: '巡检' }] }] });
+    expect(second.data).toMatchObject({ total: 3, current: 2, list: [{ iccid: icc(3), labels: [{ name: 'VIP' }, { name: '巡检' }] }] });
     expect(await iccids({ labelIds: [lab.labelId, vip.labelId] }, enterprise)).toEqual([icc(1), icc(3), icc(5)]);
     // 1 kept the platform VIP label from before
     expect(await iccids({ labelIds: [lab.labelId, vip.labelId], labelMatch: 'all' }, enterprise)).toEqual([icc(1), icc(3)]);

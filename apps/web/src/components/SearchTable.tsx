@@ -97,7 +97,7 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
             total: table.total,
             showSizeChanger: true,
             pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => t('common.total', { total }),
+            showTotal: (total) => (table.totalCapped ? t('common.totalCapped', { total: total.toLocaleString() }) : t('common.total', { total })),
           }}
           locale={{ emptyText: <Empty description={<>{t('common.empty')}<br /><Typography.Text type="secondary">{emptyHint ?? t('common.emptyHint')}</Typography.Text></>} /> }}
         />

@@ -23,6 +23,8 @@ export interface SearchTableHandle {
   query: { isFetching: boolean };
   list: unknown[];
   total: number;
+  /** the server counted only up to `total` (a list of millions, e.g. the card list): there are more */
+  totalCapped?: boolean;
   search(values: Record<string, any>): void;
   reset(): void;
   refresh(): unknown;
@@ -59,7 +61,7 @@ export function useSearchTable<E extends Endpoint>(
     placeholderData: keepPreviousData,
     refetchInterval: opts.refetchInterval ? (q) => opts.refetchInterval!(q.state.data as ResponseOf<E> | undefined) : undefined,
   });
-  const page = query.data as unknown as { list: PageOf<E>[]; total: number } | null | undefined;
+  const page = query.data as unknown as { list: PageOf<E>[]; total: number; totalCapped?: boolean } | null | undefined;
 
   const search = useCallback(
     (values: Record<string, any>) => {
@@ -91,6 +93,7 @@ export function useSearchTable<E extends Endpoint>(
     query,
     list: page?.list ?? [],
     total: page?.total ?? 0,
+    totalCapped: page?.totalCapped === true,
     search,
     reset,
     refresh: () => query.refetch(),

@@ -13,6 +13,9 @@ type Query = BodyOf<typeof carddata.getSimListPage>;
 type CardRow = typeof cards.$inferSelect;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const COUNT_CAP = carddata.CARD_LIST_COUNT_CAP;
+/** The answer's total: exact up to the cap, else the cap with totalCapped (the screen shows "10,000+"). */
+const capped = (n: number) => (n > COUNT_CAP ? { total: COUNT_CAP, totalCapped: true } : { total: n, totalCapped: false });
 /** Dates on the screen are days in China time (the operators' and customers' calendar). */
 const dayStart = (d: string) => new Date(`${d}T00:00:00+08:00`);
 const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
@@ -67,7 +70,7 @@ export class CardListService {
     const cond = this.where(q, actor);
     // a label filter matching few cards: the page comes from the label index (card-list-catalog.ts)
     const labelled = opts.after ? null : await labelFilteredPage(this.db, q, cond, p);
-    if (labelled?.rows) return { list: await decorateCatalog(this.db, actor, labelled.rows, await this.decorate(labelled.rows)), total: labelled.total, current: p.current, pageSize: p.pageSize };
+    if (labelled?.rows) return { list: await decorateCatalog(this.db, actor, labelled.rows, await this.decorate(labelled.rows)), ...capped(labelled.total), current: p.current, pageSize: p.pageSize };
     const pageQuery = this.db
       .select()
       .from(cards)
@@ -75,12 +78,14 @@ export class CardListService {
       .orderBy(...this.order(q))
       .limit(p.limit)
       .offset(opts.after ? 0 : p.offset);
-    // a separate count lets the page query stop at LIMIT along an index (count(*) over() would read every match)
+    // a separate count lets the page query stop at LIMIT along an index (count(*) over() would read every match);
+    // the count stops after CARD_LIST_COUNT_CAP + 1 matches, so a filter matching a million cards costs what 10,001 do
     const [rows, total] = await Promise.all([
       pageQuery,
-      opts.total === false ? Promise.resolve(Number.MAX_SAFE_INTEGER) : labelled ? Promise.resolve(labelled.total) : this.db.select({ n: count() }).from(cards).where(cond).then((r) => Number(r[0].n)),
+      opts.total === false ? Promise.resolve(Number.MAX_SAFE_INTEGER) : labelled ? Promise.resolve(labelled.total)
+        : this.db.select({ n: count() }).from(this.db.select({ one: sql`1` }).from(cards).where(cond).limit(COUNT_CAP + 1).as('matched')).then((r) => Number(r[0].n)),
     ]);
-    return { list: await decorateCatalog(this.db, actor, rows, await this.decorate(rows)), total, current: p.current, pageSize: p.pageSize };
+    return { list: await decorateCatalog(this.db, actor, rows, await this.decorate(rows)), ...(opts.total === false ? { total, totalCapped: false } : capped(total)), current: p.current, pageSize: p.pageSize };
   }
 
   /** One page for a download task: by key (ICCID order) from the previous page's last card when known. */

@@ -31,6 +31,7 @@ const en: Messages<typeof zh> = {
   empty: 'No data',
   emptyHint: 'Change the filters, or add a record',
   total: '{{total}} in total',
+  totalCapped: 'More than {{total}}',
   confirmDelete: 'Delete it? This cannot be undone.',
   operationSuccess: 'Operation success',
   required: 'Please select or enter',

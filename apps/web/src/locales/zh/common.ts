@@ -28,6 +28,7 @@ export default {
   empty: '暂无数据',
   emptyHint: '调整筛选条件，或新增一条记录',
   total: '共 {{total}} 条',
+  totalCapped: '超过 {{total}} 条',
   confirmDelete: '确定删除吗？删除后不可恢复。',
   operationSuccess: '操作成功',
   required: '请选择或输入',

@@ -69,7 +69,7 @@ export function TestCardActions({ iccid, testEndAt, size = 'small', type = 'link
                 <Radio.Group optionType="button" options={cardcat.TEST_EXTEND_DAYS.map((d) => ({ value: d, label: T('daysOption', { n: d }) }))} />
               </Form.Item>
               <Typography.Paragraph>
-                {T('testEndAt')}: {testEndAt ? formatDateTime(testEndAt) : '-'} → <b>{days ? formatDateTime(new Date(from + days * DAY_MS).toISOString()) : '-'}</b>
+                {T('testEndAt')}{t('cardcat.testCard.colon')}{testEndAt ? formatDateTime(testEndAt) : '-'} → <b>{days ? formatDateTime(new Date(from + days * DAY_MS).toISOString()) : '-'}</b>
               </Typography.Paragraph>
               <Typography.Paragraph type="secondary">{T('limitHint')}</Typography.Paragraph>
             </>

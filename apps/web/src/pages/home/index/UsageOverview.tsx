@@ -61,10 +61,10 @@ const tooltipSize = (p: unknown) => {
 function topOption(names: string[], values: number[]) {
   const scale = sizeScale(values);
   return {
-    grid: { left: 8, right: 72, top: 8, bottom: 8, containLabel: true },
+    grid: { left: 16, right: 72, top: 8, bottom: 8, containLabel: true },
     tooltip: { trigger: 'item', formatter: tooltipSize },
     xAxis: scale.axis,
-    yAxis: { type: 'category', inverse: true, data: names, axisLabel: { width: 180, overflow: 'truncate' } },
+    yAxis: { type: 'category', inverse: true, data: names, axisLabel: { width: 180, overflow: 'truncate', margin: 10 } },
     series: [{
       type: 'bar', data: scale.data, barMaxWidth: 22, itemStyle: { color: BLUE, borderRadius: [0, 4, 4, 0] },
       label: { show: true, position: 'right', formatter: (p: { data: { bytes: number } }) => formatSize(p.data.bytes) },
@@ -113,7 +113,7 @@ export function UsageOverview() {
       tooltip: { trigger: 'axis', formatter: tooltipSize },
       xAxis: { type: 'category', data: days.map((d) => d.day.slice(5)), boundaryGap: false },
       yAxis: scale.axis,
-      series: [{ type: 'line', smooth: true, symbolSize: 6, data: scale.data, itemStyle: { color: BLUE }, areaStyle: { opacity: 0.12 } }],
+      series: [{ type: 'line', smooth: 0.25, symbolSize: 6, data: scale.data, itemStyle: { color: BLUE }, areaStyle: { opacity: 0.12 } }],
     };
   }, [month.data]);
   const customerOption = useMemo(() => {

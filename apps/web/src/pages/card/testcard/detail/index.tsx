@@ -45,7 +45,7 @@ export default function TestCardDetail() {
               { label: T('customer'), value: c.custName ?? <Tag>{t('carddata.list.stock')}</Tag> },
               { label: T('operator'), value: Operator.label(c.operatorId, lang) },
               { label: T('plan'), value: c.planName ?? '-' },
-              { label: T('silentPeriod'), value: T('silentMonths', { n: d.silentPeriodMonths }) },
+              { label: T('silentPeriod'), value: c.goodsReleaseId !== null ? T('silentMonths', { n: d.silentPeriodMonths }) : '-' },
               { label: T('online'), value: <Tag color={c.online ? 'success' : 'default'}>{T(c.online ? 'onlineYes' : 'onlineNo')}</Tag> },
               { label: T('testStartAt'), value: c.testStartAt ? formatDateTime(c.testStartAt) : '-' },
               { label: T('testEndAt'), value: c.testEndAt ? formatDateTime(c.testEndAt) : '-' },

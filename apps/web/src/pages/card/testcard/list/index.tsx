@@ -54,14 +54,16 @@ export default function TestCardList() {
           render: (v: string) => <Typography.Text copyable={{ text: v }} style={{ whiteSpace: 'nowrap' }}><Link to={`/card/testcard/detail/${v}`}>{v}</Link></Typography.Text>,
         },
         { title: T('msisdn'), dataIndex: 'msisdn', width: 140, render: (v: string | null) => v ?? '-' },
-        { title: T('customer'), dataIndex: 'custName', width: 180, render: (v: string | null) => v ?? <Tag>{t('carddata.list.stock')}</Tag> },
-        { title: T('operator'), dataIndex: 'operatorId', width: 120, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{Operator.label(v, lang)}</span> },
-        { title: T('plan'), dataIndex: 'planName', width: 170, ellipsis: true, render: (v: string | null) => v ?? '-' },
-        { title: T('testStartAt'), dataIndex: 'testStartAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-        { title: T('testEndAt'), dataIndex: 'testEndAt', sorter: true, defaultSortOrder: undefined, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+        { title: T('testEndAt'), dataIndex: 'testEndAt', sorter: true, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
         { title: T('daysLeft'), key: 'daysLeft', width: 110, render: (_: unknown, r: TestCardRow) => <DaysLeft testEndAt={r.testEndAt} /> },
-        { title: T('testQuota'), dataIndex: 'testQuotaKb', width: 110, render: (v: number | null) => kb(v) },
-        { title: T('testUsed'), dataIndex: 'testUsedKb', width: 170, render: (v: number | null, r: TestCardRow) => <TestUsage usedKb={v} quotaKb={r.testQuotaKb} /> },
+        {
+          title: T('testUsed'), dataIndex: 'testUsedKb', width: 190,
+          render: (v: number | null, r: TestCardRow) => (v === null ? kb(r.testQuotaKb) : <TestUsage usedKb={v} quotaKb={r.testQuotaKb} />),
+        },
+        { title: T('customer'), dataIndex: 'custName', width: 180, render: (v: string | null) => v ?? <Tag>{t('carddata.list.stock')}</Tag> },
+        { title: T('plan'), dataIndex: 'planName', width: 170, ellipsis: true, render: (v: string | null) => v ?? '-' },
+        { title: T('operator'), dataIndex: 'operatorId', width: 120, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{Operator.label(v, lang)}</span> },
+        { title: T('testStartAt'), dataIndex: 'testStartAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
         ...(canUpdate
           ? [{
               title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 190,

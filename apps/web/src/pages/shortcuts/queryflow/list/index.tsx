@@ -76,8 +76,8 @@ function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: 
     { title: L('endedAt'), dataIndex: 'endedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : <Tag color="processing">{L('open')}</Tag>) },
     { title: L('duration'), dataIndex: 'durationSeconds', width: 140, render: (v: number) => duration(v) },
     ...common,
-    { title: L('rat'), dataIndex: 'rat', width: 100, render: (v: number | null) => (v ? NetworkType.label(v, lang) : '-') },
-    { title: L('cell'), dataIndex: 'cell', width: 190, render: (v: string | null) => v ?? '-' },
+    { title: L('rat'), dataIndex: 'rat', width: 130, render: (v: number | null) => (v ? NetworkType.label(v, lang) : '-') },
+    { title: L('cell'), dataIndex: 'cell', width: 220, render: (v: string | null) => <span style={{ whiteSpace: 'nowrap' }}>{v ?? '-'}</span> },
     { title: L('sessionId'), dataIndex: 'sessionId', width: 200, render: (v: string) => <Typography.Text copyable style={{ whiteSpace: 'nowrap' }}>{v}</Typography.Text> },
   ];
   const digits = (min: number, max: number, message: string) => ({ pattern: new RegExp(`^\\d{${min},${max}}$`), message });

@@ -1,5 +1,6 @@
 export * from './i18n.ts';
 export * from './errors.ts';
+export * from './error-messages.ts';
 export * from './permissions.ts';
 export * from './enums/index.ts';
 export * from './api/index.ts';

@@ -1,0 +1,393 @@
+import { interpolate, type Bilingual, type Lang } from './i18n.ts';
+import { ErrorCode } from './errors.ts';
+
+// The zh/en message of every error code (errors.ts). A module of its own so that the console's bundler keeps it
+// out of the chunk every page loads (the login page needs the codes, not the messages).
+
+export const errorMessages: Record<ErrorCode, Bilingual> = {
+  [ErrorCode.BadRequest]: { zh: '请求错误：{detail}', en: 'Bad request: {detail}' },
+  [ErrorCode.PermissionDenied]: { zh: '没有权限执行此操作', en: 'You do not have permission for this operation' },
+  [ErrorCode.SessionInvalid]: { zh: '登录已失效，请重新登录', en: 'Your session is invalid, please log in again' },
+  [ErrorCode.Validation]: { zh: '字段 {field}：{reason}', en: 'Field {field}: {reason}' },
+  [ErrorCode.NotFound]: { zh: '记录不存在', en: 'Record not found' },
+  [ErrorCode.CallLimitExceeded]: {
+    zh: '接口调用次数超过限制，请在 {retryAfter} 秒后重试',
+    en: 'API call limit exceeded, please retry after {retryAfter} seconds',
+  },
+  [ErrorCode.UnknownField]: { zh: '不支持的字段：{field}', en: 'Unknown field: {field}' },
+  [ErrorCode.Conflict]: { zh: '数据已被修改，请刷新后重试', en: 'The record was changed, please refresh and retry' },
+  [ErrorCode.LoginFailed]: { zh: '登录名或密码错误', en: 'Wrong login name or password' },
+  [ErrorCode.CaptchaRequired]: { zh: '请输入验证码', en: 'Please enter the captcha' },
+  [ErrorCode.CaptchaWrong]: { zh: '验证码错误或已过期', en: 'The captcha is wrong or has expired' },
+  [ErrorCode.AccountLocked]: {
+    zh: '登录失败次数过多，账号已锁定，请在 {minutes} 分钟后重试',
+    en: 'Too many failed logins: the account is locked, retry in {minutes} minutes',
+  },
+  [ErrorCode.AccountFrozen]: { zh: '账号已冻结，请联系管理员', en: 'The account is frozen, please contact your administrator' },
+  [ErrorCode.OldPasswordWrong]: { zh: '原密码错误', en: 'The current password is wrong' },
+  [ErrorCode.PasswordMismatch]: { zh: '两次输入的密码不一致', en: 'The two passwords do not match' },
+  [ErrorCode.LoginNameTaken]: { zh: '登录名已存在', en: 'This login name is already taken' },
+  [ErrorCode.CustomerNameTaken]: { zh: '客户名称已存在', en: 'A customer with this name already exists' },
+  [ErrorCode.RoleNotAllowed]: {
+    zh: '该角色不能分配给此客户的账号',
+    en: 'This role cannot be given to an account of this customer',
+  },
+  [ErrorCode.CustomerLevelNotAllowed]: {
+    zh: '只能在一级客户下创建二级客户',
+    en: 'Second-level customers can only be created under a first-level customer',
+  },
+  [ErrorCode.CannotFreezeSelf]: { zh: '不能冻结自己的账号', en: 'You cannot freeze your own account' },
+  [ErrorCode.AlreadyInState]: { zh: '账号已处于该状态', en: 'The account is already in this state' },
+  [ErrorCode.RegistrationHandled]: { zh: '该注册申请已处理', en: 'This registration has already been handled' },
+  [ErrorCode.FileRequired]: { zh: '请上传文件', en: 'Please upload a file' },
+  [ErrorCode.FileType]: { zh: '文件类型错误', en: 'File type error' },
+  [ErrorCode.FileTooBig]: { zh: '文件过大，不能超过 {max}', en: 'File too big: at most {max}' },
+  [ErrorCode.LogoTooBig]: { zh: 'Logo 不能超过 1500KB', en: 'Logo must be smaller than 1500 KB' },
+  [ErrorCode.RoleInUse]: { zh: '该角色已分配给 {count} 个账号，不能删除', en: 'This role is held by {count} accounts and cannot be deleted' },
+  [ErrorCode.RoleCodeTaken]: { zh: '角色编码已存在', en: 'This role code already exists' },
+  [ErrorCode.RoleBuiltIn]: { zh: '内置角色不能删除或修改类型', en: 'A built-in role cannot be deleted or change its type' },
+  [ErrorCode.PermissionCodeUnknown]: { zh: '未知的权限编码：{code}', en: 'Unknown permission code: {code}' },
+  [ErrorCode.PermissionNotHeld]: { zh: '不能授予自己没有的权限：{code}', en: 'You cannot grant a permission you do not hold: {code}' },
+  [ErrorCode.ApnNameTaken]: { zh: '该运营商下已有同名 APN', en: 'This operator already has an APN with this name' },
+  [ErrorCode.OwnRole]: { zh: '不能修改自己所属的角色', en: 'You cannot change your own role' },
+  [ErrorCode.EndBeforeSend]: { zh: '结束时间必须晚于发送时间', en: 'The end date must be after the send time' },
+  [ErrorCode.ExportNotReady]: { zh: '导出文件尚未生成', en: 'The export file is not ready' },
+  [ErrorCode.ExportNotExportable]: { zh: '该列表不支持导出', en: 'This list cannot be exported' },
+  // commserv messages
+  [ErrorCode.CommServNameTaken]: { zh: '通信服务名称已存在', en: 'A communication service with this name already exists' },
+  [ErrorCode.CommServWhitelistTooMany]: {
+    zh: '白名单最多 {max} 个域名或地址，不能添加第 {count} 个',
+    en: 'The whitelist holds at most {max} domain names or addresses: entry {count} is one too many',
+  },
+  [ErrorCode.CommServWhitelistInvalid]: {
+    zh: '白名单第 {index} 项不是有效的域名、IPv4 地址或 IPv4 网段：{value}',
+    en: 'Whitelist entry {index} is not a valid domain name, IPv4 address or IPv4 CIDR: {value}',
+  },
+  [ErrorCode.CommServWhitelistDuplicate]: { zh: '白名单不能重复填写：{value}', en: 'Duplicate whitelist entry: {value}' },
+  [ErrorCode.CommServDirectionalNeedsWhitelist]: {
+    zh: '定向通信服务至少需要一个白名单域名或地址',
+    en: 'A directional communication service needs at least one whitelist domain name or address',
+  },
+  [ErrorCode.CommServInUse]: {
+    zh: '该通信服务已被 {count} 个基础套餐使用，不能删除',
+    en: 'This communication service is used by {count} basic plans and cannot be deleted',
+  },
+  [ErrorCode.CommServLastQos]: {
+    zh: '该通信服务已被 {count} 个基础套餐使用，删除后将未配置 QoS，不能删除最后一个 QoS',
+    en: 'This communication service is used by {count} basic plans: deleting its last QoS would leave it with no QoS configured',
+  },
+  [ErrorCode.QosNameTaken]: { zh: '该通信服务下已有同名 QoS', en: 'This communication service already has a QoS profile with this name' },
+  [ErrorCode.SpeedLimitNameTaken]: { zh: '限速配置名称已存在', en: 'A speed-limit configuration with this name already exists' },
+  [ErrorCode.RedirectNameTaken]: { zh: '重定向配置名称已存在', en: 'A redirect configuration with this name already exists' },
+  [ErrorCode.SpeedLimitInUse]: {
+    zh: '该限速配置正被 {count} 个通信服务使用，不能删除',
+    en: 'This speed-limit configuration is used by {count} communication services and cannot be deleted',
+  },
+  [ErrorCode.RedirectInUse]: {
+    zh: '该重定向配置正被 {count} 个通信服务使用，不能删除',
+    en: 'This redirect configuration is used by {count} communication services and cannot be deleted',
+  },
+  // plan messages
+  [ErrorCode.PlanApnTooMany]: { zh: 'APN：每个套餐最多选择 {max} 个 APN', en: 'APN: a plan has at most {max} APNs' },
+  [ErrorCode.PlanZoneTooMany]: { zh: '区域：每个套餐最多 {max} 个区域', en: 'Zones: a plan has at most {max} zones' },
+  [ErrorCode.PlanZoneServiceTooMany]: {
+    zh: '区域“{zone}”：每个区域最多 {max} 个通信服务',
+    en: 'Zone "{zone}": at most {max} communication services per zone',
+  },
+  [ErrorCode.PlanServiceRepeated]: { zh: '区域“{zone}”：请勿选择相同的通信服务（{name}）', en: 'Zone "{zone}": do not select the same communication service ({name})' },
+  [ErrorCode.PlanServiceMissing]: { zh: '区域“{zone}”：无此通信服务（{id}）', en: 'Zone "{zone}": no such communication service ({id})' },
+  [ErrorCode.PlanServiceNoQos]: {
+    zh: '区域“{zone}”：通信服务“{name}”未配置 QoS，请重新选择',
+    en: 'Zone "{zone}": communication service "{name}" has no QoS configured, select again',
+  },
+  [ErrorCode.PlanServiceAddressTooMany]: {
+    zh: '区域“{zone}”：通信服务“{name}”的域名或地址超过 {max} 个',
+    en: 'Zone "{zone}": communication service "{name}" has more than {max} domain names or addresses',
+  },
+  [ErrorCode.PlanTestSilentTooLong]: {
+    zh: '沉默期：测试期与沉默期合计最多 {max} 个月',
+    en: 'Silent period: the test period and the silent period together are at most {max} months',
+  },
+  [ErrorCode.PlanTestValidityInvalid]: { zh: '测试有效期：只能为 {days} 天', en: 'Test validity: only {days} days' },
+  [ErrorCode.PlanAlternativeApnMismatch]: {
+    zh: '可变更套餐：只能选择 APN 信息相同的套餐（{name}）',
+    en: 'Plans to change to: only plans with the same APN info can be chosen ({name})',
+  },
+  [ErrorCode.PlanNameTaken]: { zh: '套餐名称已存在', en: 'A plan with this name already exists' },
+  [ErrorCode.PlanCodeTaken]: { zh: '套餐编码已存在', en: 'A plan with this code already exists' },
+  [ErrorCode.PlanReleasedNoDelete]: {
+    zh: '套餐已发布给 {count} 个客户，请先下架再删除',
+    en: 'The plan is released to {count} customers: unpublish it before deleting',
+  },
+  [ErrorCode.PlanRetailDepends]: {
+    zh: '客户“{cust}”的零售套餐“{name}”基于此套餐，不能下架',
+    en: 'Retail plan "{name}" of customer "{cust}" is built on this plan: it cannot be unpublished',
+  },
+  [ErrorCode.PlanReleaseCustomerInvalid]: { zh: '客户：无此客户（{id}）', en: 'Customers: no such customer ({id})' },
+  [ErrorCode.PlanEffectiveDatePast]: { zh: '生效日期：不能早于今天', en: 'Effective date: must not be before today' },
+  [ErrorCode.PlanPriceChangePending]: {
+    zh: '该套餐已有待生效的调价（{date} 生效），请等待生效后再调价',
+    en: 'A price change of this plan is pending (effective {date}); adjust again after it takes effect',
+  },
+  [ErrorCode.PlanMoneyInvalid]: {
+    zh: '{label}：金额不能为负，最多两位小数',
+    en: '{label}: an amount must not be negative and has at most two decimals',
+  },
+  [ErrorCode.PlanProfitShareInvalid]: { zh: '分润比例：须在 0 到 100 之间', en: 'Profit-sharing proportion: must be between 0 and 100' },
+  [ErrorCode.PlanSupplementaryFields]: {
+    zh: '{label}：补充包（加油包、叠加包、超量包、增值包）不设置此项',
+    en: '{label}: supplementary packs (event, add-on, overage, value-added) do not have this field',
+  },
+  [ErrorCode.PlanGoodsTypeMismatch]: {
+    zh: '商品类型：资费类型“{tariff}”的商品类型应为“{goods}”',
+    en: 'Goods type: tariff type "{tariff}" has goods type "{goods}"',
+  },
+  // opconfig messages
+  [ErrorCode.OperAccountNameTaken]: { zh: '该运营商下已有同名接入账号', en: 'This operator already has an access account with this name' },
+  [ErrorCode.GatewayAdapterUnavailable]: {
+    zh: '网关适配器 {adapter} 未安装，目前只能使用内置网络模拟器',
+    en: 'The gateway adapter {adapter} is not installed; only the built-in network simulator is available',
+  },
+  [ErrorCode.OperAccountInUse]: {
+    zh: '该接入配置仍被 {plans} 个通信计划和 {failures} 条未关闭的换卡失败记录使用，不能删除',
+    en: 'This access configuration is still used by {plans} communication plans and {failures} open card change failures and cannot be deleted',
+  },
+  [ErrorCode.PlatformConfigNameTaken]: { zh: '该平台类型下已有同名配置', en: 'This platform type already has an entry with this name' },
+  [ErrorCode.CommPlanNameTaken]: { zh: '该运营商下已有同名通信计划', en: 'This operator already has a communication plan with this name' },
+  [ErrorCode.FailureClosed]: { zh: '该记录已处理或已重试成功，不能再操作', en: 'This record is already handled or retried successfully' },
+  [ErrorCode.FailureAccountGone]: {
+    zh: '该记录所属的接入配置已不存在，无法重试，请标记为已处理',
+    en: 'The access configuration of this record no longer exists, so it cannot be retried; mark it handled instead',
+  },
+  [ErrorCode.SecretUndecryptable]: {
+    zh: '无法解密已保存的凭据（加密密钥已更换），请重新填写凭据',
+    en: 'The stored credentials cannot be decrypted (the encryption key has changed); please enter them again',
+  },
+  // netconfig messages
+  [ErrorCode.FirewallAddressNameTaken]: { zh: '该地址簿中已有同名地址', en: 'This address book already has an address with this name' },
+  [ErrorCode.FirewallAddressInUse]: {
+    zh: '该地址正被防火墙策略使用（{policies}），请先从策略中移除后再删除',
+    en: 'This address is used by firewall policies ({policies}); remove it from them before deleting it',
+  },
+  [ErrorCode.FirewallPolicyNameTaken]: { zh: '已有同名防火墙策略', en: 'A firewall policy with this name already exists' },
+  [ErrorCode.FirewallAddressWrongBook]: {
+    zh: '源地址只能选择源地址簿中的地址，目标地址只能选择目标地址簿中的地址（{name}）',
+    en: 'Source addresses must come from the source address book and target addresses from the target address book ({name})',
+  },
+  [ErrorCode.OperatorGoodsImportInvalid]: {
+    zh: '文件中有 {count} 处错误，未导入任何套餐，请修改后重新上传',
+    en: 'The file has {count} errors; no plan was imported. Correct them and upload again',
+  },
+  [ErrorCode.OperatorGoodsImportEmpty]: { zh: '文件中没有套餐数据', en: 'The file contains no plan rows' },
+  [ErrorCode.OperatorGoodsImportTooMany]: { zh: '一次最多导入 {max} 行', en: 'At most {max} rows can be imported at once' },
+  [ErrorCode.UnicomPlanNameTaken]: { zh: '已有同名联通通信计划', en: 'A China Unicom communication plan with this name already exists' },
+  [ErrorCode.UnicomPlanApnInvalid]: { zh: '请选择中国联通已启用的 APN', en: 'Choose an enabled APN of China Unicom' },
+  // retail messages
+  [ErrorCode.RetailPriceNotAboveBasic]: {
+    zh: '零售价格必须高于基础套餐售价（{basicPrice} 元）',
+    en: 'Retail price must be greater than the basic plan sale price (CNY {basicPrice})',
+  },
+  [ErrorCode.RetailNameExists]: {
+    zh: '该客户已有同名零售套餐“{name}”，是否继续？',
+    en: 'A retail plan named "{name}" already exists for this customer. Continue?',
+  },
+  [ErrorCode.RetailCrossedPriceTooLow]: { zh: '划线价格不能低于零售价格', en: 'Crossed-out price must not be lower than the retail price' },
+  [ErrorCode.RetailBasicNotReleased]: {
+    zh: '该基础套餐未发布给所选客户',
+    en: 'This basic plan is not released to the chosen customer',
+  },
+  [ErrorCode.RetailBasicIsPack]: {
+    zh: '零售套餐只能基于主套餐，不能基于加油包、叠加包等补充包',
+    en: 'A retail plan must be built on a main plan, not on a supplementary pack',
+  },
+  [ErrorCode.RetailEventPackInvalid]: {
+    zh: '关联的事件包须为已发布给该客户的事件包',
+    en: 'The linked event package must be an event pack released to this customer',
+  },
+  // card messages
+  [ErrorCode.CardIllegalTransition]: { zh: '不允许从“{fromZh}”变更为“{toZh}”', en: 'Illegal transition from "{fromEn}" to "{toEn}"' },
+  [ErrorCode.CardZoneReleaseDeactivated]: { zh: '已停机的卡不能释放区域', en: 'Release of a zone is not possible when the card is deactivated' },
+  [ErrorCode.CardRenewalChangePending]: {
+    zh: '变更套餐后或存在待生效的调价时不能续订',
+    en: 'Renewal is not possible after a plan change or while a price change is pending',
+  },
+  [ErrorCode.CardNotActiveForOrder]: { zh: '只有已激活的卡才能续订或订购加油包', en: 'Only active cards can renew or order event packs' },
+  [ErrorCode.CardStartStateUnsupported]: { zh: '不支持初始状态的卡', en: 'Cards in start state are not supported' },
+  [ErrorCode.CardPermitDeactivated]: { zh: '停机状态不支持放开', en: 'The deactivated state does not support permit' },
+  [ErrorCode.CardQrNotDownloadable]: {
+    zh: '已失效、已销户或强制停机的卡不能下载二维码（已跳过）',
+    en: 'QR codes cannot be downloaded for invalidated, retired or frozen cards (such cards are skipped)',
+  },
+  [ErrorCode.CardNetworkResetTooSoon]: { zh: '网络重置间隔不能少于 3 分钟', en: 'Network reset is not possible more often than every 3 minutes' },
+  [ErrorCode.CardStandardNoDiagnosis]: { zh: '标准版卡不支持诊断', en: 'Standard cards do not support diagnosis' },
+  [ErrorCode.CardPlanChangeMonthly]: { zh: '每月只能变更一次套餐', en: 'Only one plan change per month is allowed' },
+  [ErrorCode.CardPlanApnMismatch]: { zh: '只能变更为 APN 信息相同的套餐', en: 'Only plans with the same APN info can be chosen' },
+  [ErrorCode.CardAlreadyInState]: { zh: '卡已处于“{stateZh}”状态', en: 'The card is already in state "{stateEn}"' },
+  [ErrorCode.CardOperationUnsupported]: {
+    zh: '“{stateZh}”状态的卡不支持此操作',
+    en: 'A card in state "{stateEn}" does not support this operation',
+  },
+  [ErrorCode.CardPlanChangeSamePlan]: { zh: '卡已在使用该套餐', en: 'The card already uses this plan' },
+  [ErrorCode.CardNoValidPeriod]: { zh: '卡没有有效的套餐周期', en: 'The card has no valid plan period' },
+  [ErrorCode.CardGatewayRefused]: {
+    zh: '运营商拒绝了状态变更，卡状态未改变：{reason}（已记录到换卡失败记录）',
+    en: 'The operator refused the state change; the card state is unchanged: {reason} (recorded as a card change failure)',
+  },
+  // card data messages
+  [ErrorCode.CardImportEmpty]: { zh: '文件中没有卡数据', en: 'The file contains no card rows' },
+  [ErrorCode.CardImportTooMany]: { zh: '一次最多导入 {max} 张卡', en: 'At most {max} cards can be imported at once' },
+  [ErrorCode.CardImportMissingColumns]: {
+    zh: '文件缺少列：{columns}，请使用导入模板',
+    en: 'The file lacks the columns: {columns}. Use the import template',
+  },
+  [ErrorCode.CardRangeInvalid]: {
+    zh: 'ICCID 号段的起止号码须为位数相同的 19-20 位数字，且结束号码不小于起始号码',
+    en: 'An ICCID range needs start and end of the same length (19-20 digits), the end not before the start',
+  },
+  // card catalogue messages
+  [ErrorCode.CardLabelNameTaken]: { zh: '标签名称“{name}”已存在', en: 'A label named "{name}" already exists' },
+  [ErrorCode.CardLabelUnavailable]: { zh: '标签不存在或无权使用：{ids}', en: 'These labels do not exist or are not yours to use: {ids}' },
+  [ErrorCode.CardLabelInUse]: {
+    zh: '标签“{name}”已用于 {count} 张卡，确认删除后将同时从这些卡上移除',
+    en: 'The label "{name}" is on {count} cards; confirm the deletion to remove it from them too',
+  },
+  [ErrorCode.CardLabelOtherOwner]: {
+    zh: '标签“{name}”属于其他客户，不能用于卡 {iccid}',
+    en: 'The label "{name}" belongs to another customer and cannot be put on card {iccid}',
+  },
+  [ErrorCode.CardLabelTooManyOnCard]: { zh: '卡 {iccid} 最多只能有 {max} 个标签', en: 'Card {iccid} can carry at most {max} labels' },
+  [ErrorCode.CardLabelPlatformStaffOnly]: { zh: '平台标签只能由运营方人员修改或删除', en: 'Platform labels can only be changed or deleted by operator staff' },
+  [ErrorCode.CardLabelTooManyCards]: { zh: '一次最多为 {max} 张卡设置标签', en: 'Labels can be set on at most {max} cards at a time' },
+  [ErrorCode.CardTypeNameTaken]: { zh: '卡类型名称“{name}”已存在', en: 'A card type named "{name}" already exists' },
+  [ErrorCode.CardTypeInUse]: {
+    zh: '卡类型“{name}”已被卡使用，不能删除',
+    en: 'The card type "{name}" is used by cards and cannot be deleted',
+  },
+  [ErrorCode.CardTypeTemperatureRange]: { zh: '最低工作温度必须低于最高工作温度', en: 'The lowest operating temperature must be below the highest' },
+  [ErrorCode.CardTypeStaffOnly]: { zh: '卡类型由运营方人员维护，客户账号只能查看', en: 'Card types are kept by operator staff; customer accounts can only view them' },
+  [ErrorCode.TestCardNotInTest]: {
+    zh: '该卡当前为“{stateZh}”状态，不在测试期，不能更新测试期',
+    en: 'The card is {stateEn}, not in its test period; its test period cannot be updated',
+  },
+  [ErrorCode.TestPeriodTooLong]: {
+    zh: '测试期与库存期合计不能超过 {months} 个月：测试期最晚可延长至 {latest}',
+    en: 'Test and inventory periods together may not exceed {months} months: the test can run until {latest} at the latest',
+  },
+  [ErrorCode.TestCardExtendDaysRequired]: { zh: '请选择延长的天数（30/60/90/180/360 天）', en: 'Choose how many days to extend by (30/60/90/180/360)' },
+  // card detail, allocation, SMS and QR messages
+  [ErrorCode.CardSelectionTooLarge]: {
+    zh: '选择的卡过多（超过 {max} 张），请缩小筛选范围',
+    en: 'Selection too large (more than {max} cards selected), narrow the filters',
+  },
+  [ErrorCode.CardSelectionEmpty]: { zh: '所选范围内没有可以划拨或分配给该客户的卡', en: 'The selection holds no card that can go to this customer' },
+  [ErrorCode.CardSelectionIneligible]: {
+    zh: '所选卡中有 {count} 张不能分配给该客户（不存在、不在可划拨范围内或已属于该客户），请重新选择',
+    en: '{count} of the selected cards cannot go to this customer (missing, not in the source, or already its own); select again',
+  },
+  [ErrorCode.CardSelectionChanged]: {
+    zh: '所选卡的数量已变化（现在为 {count} 张），请重新确认',
+    en: 'The number of selected cards has changed (now {count}); please confirm again',
+  },
+  [ErrorCode.AllocationTargetInvalid]: {
+    zh: '该客户不可选：平台库存的卡只能由运营方划拨，客户只能把自己的卡分配给本客户或其二级客户',
+    en: 'This customer cannot be chosen: stock cards are transferred by operator staff, and a customer distributes its cards only to itself or its second-level customers',
+  },
+  [ErrorCode.AllocationNotAllowed]: { zh: '二级客户不能划拨或分配卡', en: 'Second-level customers cannot transfer or distribute cards' },
+  [ErrorCode.AllocationPlanNotReleased]: {
+    zh: '该套餐不是发布给所选客户的基础套餐',
+    en: 'This plan is not a basic plan released to the chosen customer',
+  },
+  [ErrorCode.AllocationPlanOperatorMismatch]: {
+    zh: '该套餐属于{operatorZh}，所选卡中有 {count} 张属于其他运营商',
+    en: 'The plan is for {operatorEn}; {count} of the selected cards belong to another operator',
+  },
+  [ErrorCode.AllocationCardsHavePlan]: {
+    zh: '所选卡中有 {count} 张已不是初始状态，划拨时只能给初始状态的卡指定套餐；请在卡详情中变更它们的套餐',
+    en: '{count} of the selected cards are no longer in the start state; a plan can only be given on allocation to start-state cards, so change their plan in the card detail',
+  },
+  [ErrorCode.AllocationStateIllegal]: {
+    zh: '所选卡中有 {count} 张处于“{stateZh}”状态，不能变为“{toZh}”',
+    en: '{count} of the selected cards are in state "{stateEn}" and cannot become "{toEn}"',
+  },
+  [ErrorCode.AllocationAborted]: {
+    zh: '划拨未完成，所有卡保持不变：{reasonZh}',
+    en: 'The allocation did not complete; no card was changed: {reasonEn}',
+  },
+  [ErrorCode.CardPlanNotOffered]: {
+    zh: '只能变更为发布给卡所属客户的基础套餐',
+    en: "Only basic plans released to the card's customer can be chosen",
+  },
+  [ErrorCode.CardEventPackNotOffered]: {
+    zh: '只能订购发布给卡所属客户的加油包',
+    en: "Only event packs released to the card's customer can be ordered",
+  },
+  [ErrorCode.CardHasNoPlan]: { zh: '卡还没有套餐', en: 'The card has no plan yet' },
+  [ErrorCode.SmsCardNotReachable]: {
+    zh: '只能给测试期或已激活的卡发送短信（当前为“{stateZh}”）',
+    en: 'SMS can only be sent to cards in test or activated state (this card is "{stateEn}")',
+  },
+  [ErrorCode.SmsTooLong]: {
+    zh: '短信内容过长：最多 {max} 个字符（含中文等字符时最多 70 个，否则最多 160 个）',
+    en: 'The message is too long: at most {max} characters (70 with Chinese or other non-GSM characters, otherwise 160)',
+  },
+  [ErrorCode.SmsNoGateway]: {
+    zh: '卡所属运营商没有可用的接入配置，短信无法下发',
+    en: "The card's operator has no usable access configuration, so the SMS cannot be sent",
+  },
+  [ErrorCode.SmsNoMsisdn]: { zh: '卡没有 MSISDN，不能发送短信', en: 'The card has no MSISDN, so no SMS can be sent to it' },
+  [ErrorCode.CardZoneNotOnPlan]: { zh: '该区域不属于卡的套餐', en: "This zone is not part of the card's plan" },
+  [ErrorCode.AllocationInitialStateInvalid]: {
+    zh: '初始状态只能是测试期、库存期、待激活或已激活',
+    en: 'The initial state can only be test, inventory, activation ready or activated',
+  },
+  // batch messages
+  [ErrorCode.BatchTooMany]: {
+    zh: '所选卡数量过多（{count} 张），每批最多 {max} 张，请缩小筛选范围',
+    en: 'Selection too large ({count} cards): at most {max} cards per batch, narrow the filters',
+  },
+  [ErrorCode.BatchEmpty]: { zh: '没有选择任何卡：请勾选卡、粘贴 ICCID 或上传文件', en: 'No card chosen: tick cards, paste ICCIDs or upload a file' },
+  [ErrorCode.BatchFileNoIccid]: { zh: '文件中没有 ICCID 列，请使用批量操作模板', en: 'The file has no ICCID column. Use the batch template' },
+  [ErrorCode.BatchNotValidated]: { zh: '该批次已确认或已取消，不能再次确认', en: 'This batch has already been confirmed or cancelled' },
+  [ErrorCode.BatchNothingValid]: {
+    zh: '没有可执行的卡：所有卡都无效或已处于目标状态',
+    en: 'Nothing to do: every card is invalid or already in the target state',
+  },
+  [ErrorCode.BatchStandardOnly]: { zh: '只有标准版的卡可以进行标准卡操作', en: 'Only standard-version cards can take a standard-card operation' },
+  [ErrorCode.BatchCardNotFound]: { zh: '卡不存在', en: 'Card not found' },
+  [ErrorCode.BatchIccidInvalid]: { zh: 'ICCID 格式不正确，应为 19-20 位数字', en: 'Invalid ICCID: it has 19-20 digits' },
+  [ErrorCode.BatchZoneNotInPlan]: { zh: '卡的套餐不包含该区域', en: "The card's plan does not include this zone" },
+  [ErrorCode.BatchZoneAlreadyBlocked]: { zh: '该区域已处于限制状态', en: 'This zone is already blocked on the card' },
+  [ErrorCode.BatchZoneNotBlocked]: { zh: '该区域未被限制，无需放开', en: 'This zone is not blocked on the card' },
+  [ErrorCode.BatchLabelsUnchanged]: { zh: '卡的标签已符合要求，无需变更', en: "The card's labels already match" },
+  [ErrorCode.BatchLabelUnknown]: { zh: '标签不存在：{ids}', en: 'No such label: {ids}' },
+  [ErrorCode.BatchPlanUnknown]: { zh: '套餐不存在或未发布给您', en: 'No such plan, or it is not released to you' },
+  [ErrorCode.BatchCreatorInactive]: {
+    zh: '批次创建人的账号已停用或已无此操作权限，未执行',
+    en: "Not done: the batch creator's account is disabled or no longer has this permission",
+  },
+  [ErrorCode.BatchNotCancellable]: { zh: '只有待确认的批次可以取消', en: 'Only a batch waiting for confirmation can be cancelled' },
+  [ErrorCode.BatchFileTooMany]: {
+    zh: '文件中的卡过多（超过 {max} 张），每批最多 {max} 张，请拆分文件',
+    en: 'The file has more than {max} cards: at most {max} cards per batch, split the file',
+  },
+  [ErrorCode.BatchLabelsTooMany]: { zh: '一张卡最多 {max} 个标签', en: 'A card holds at most {max} labels' },
+  // diagnosis messages
+  [ErrorCode.DiagnoseResetRefused]: {
+    zh: '运营商拒绝了网络重置：{reason}（已记录到换卡失败记录）',
+    en: 'The operator refused the network reset: {reason} (recorded as a card change failure)',
+  },
+  // usage messages
+  [ErrorCode.UsageRangeTooLong]: { zh: '查询的时间跨度不能超过 {max} 天', en: 'The date range can span at most {max} days' },
+  [ErrorCode.UsageRangeReversed]: { zh: '结束日期不能早于开始日期', en: 'The end date must not be before the start date' },
+  [ErrorCode.UsageSessionsExpired]: {
+    zh: '会话记录只保留 {from} 以来的数据，请选择更近的日期或按日查询',
+    en: 'Session records are kept from {from} on: choose later dates or query daily records',
+  },
+  [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
+};
+
+export function errorMessage(code: ErrorCode, lang: Lang, params?: Record<string, string | number>): string {
+  const entry = errorMessages[code] ?? errorMessages[ErrorCode.ServerError];
+  return interpolate(entry[lang], params);
+}
+

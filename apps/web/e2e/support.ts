@@ -16,7 +16,10 @@ export function launch(): Promise<Browser> {
 
 /** A fresh browser context with the stored language set (spec §1: lx_language). */
 export async function newPage(browser: Browser, lang: 'zh' | 'en' = 'zh'): Promise<Page> {
-  const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1440, height: 900 }, locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+  // the users are in China: dates show in China time as in their browsers
+  const context = await browser.newContext({
+    baseURL: baseURL(), viewport: { width: 1440, height: 900 }, locale: lang === 'zh' ? 'zh-CN' : 'en-US', timezoneId: 'Asia/Shanghai',
+  });
   await context.addInitScript((l) => {
     if (!localStorage.getItem('lx_language')) localStorage.setItem('lx_language', l);
   }, lang);

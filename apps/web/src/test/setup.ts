@@ -17,3 +17,7 @@ if (!('ResizeObserver' in window)) {
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 afterEach(() => cleanup());
+
+// findBy*/waitFor wait up to 1 s by default; on a busy 2-core CI machine antd's first renders take longer
+import { configure } from '@testing-library/react';
+configure({ asyncUtilTimeout: 5_000 });

@@ -14,7 +14,8 @@
  * warm-up calls; then the statements the server
  * sent for that call (captured from its pool), replayed with node-postgres on their own connections with the
  * same concurrency (statements the server ran side by side run side by side), as many times. Prints p50 / p95
- * of both and their ratio. Exits 0 when every case meets both targets, 2 otherwise, 1 on an error.
+ * of both and their ratio, and the server's CPU time per call. CARD_LIST_ONLY runs only the cases whose name contains
+ * it. Exits 0 when every case meets both targets, 2 otherwise, 1 on an error.
  */
 import os from 'node:os';
 import { fork } from 'node:child_process';
@@ -28,6 +29,8 @@ import type { SeqReply, SeqRequest } from './seq-client.ts';
 import { HOST, assertLoopbackDb, gitInfo, machineInfo, portOf, posInt, redact, runBench, writeResults } from './common.ts';
 
 const REQUESTS = posInt('BENCH_REQUESTS', 200);
+/** only the cases whose name contains this (e.g. "staff: plan") */
+const ONLY = process.env.CARD_LIST_ONLY ?? '';
 const WARMUP = 20;
 const TARGET_RATIO = 2;
 const TARGET_P95_MS = 50;
@@ -155,6 +158,7 @@ runBench(60 * 60_000, async (cleanup) => {
   console.log('case'.padEnd(40) + 'matches'.padStart(10) + '  API p50/p95 ms'.padStart(18) + '  SQL p50/p95 ms'.padStart(18) + '  ratio p95'.padStart(11) + 'server CPU'.padStart(12) + '  target');
   for (const [who, token] of Object.entries(actors)) {
     for (const [name, f] of Object.entries(filters)) {
+      if (ONLY && !`${who}: ${name}`.includes(ONLY)) continue;
       const body = JSON.stringify({ current: 1, pageSize: 20, ...f });
       await calls(token, body, WARMUP);
       capturing = [];

@@ -96,6 +96,21 @@ describe.each(backends)('fleet seed on %s', (backend) => {
       where c.iccid like $1 and cl.cust_id <> c.root_cust_id`, [FLEET_ICCID_LIKE])).toBe(0);
   });
 
+  it('the card list counts up to 10,000 matches: beyond, the total is the cap and says so', async () => {
+    // 10,050 stock cards with their own prefix, next to the fleet
+    await q(`insert into cards (iccid, operator_id, state) select '89860177' || lpad(i::text, 12, '0'), 1, 60 from generate_series(1, 10050) i`);
+    const admin = await t.login('admin');
+    const list = (body: Record<string, unknown>) => t.call('core/sim/simQuery/getSimListPage', { current: 1, pageSize: 20, ...body }, { token: admin });
+    const many = await list({ iccid: '89860177', iccidMatch: 'prefix' });
+    expect(many.body.data).toMatchObject({ total: 10_000, totalCapped: true });
+    expect(many.body.data.list).toHaveLength(20);
+    const few = await list({ iccid: '8986017700000000100', iccidMatch: 'prefix' });
+    expect(few.body.data).toMatchObject({ total: 10, totalCapped: false });
+    // the last page within the cap still reads by offset
+    const last = await list({ iccid: '89860177', iccidMatch: 'prefix', current: 500 });
+    expect(last.body.data.list[19].iccid).toBe('89860177000000010000');
+  });
+
   it('is reproducible: the same seed gives the same cards and usage; a second run is refused', async () => {
     const digest = async (tt: TestApp) => (await tt.database.sql.query<{ d: string }>(`
       select md5(string_agg(concat_ws('|', iccid, msisdn, imsi, state, cust_id, goods_release_id, label_ids::text, activated_at, cycle_end_at, next_deadline_at, online), ',' order by iccid))

@@ -52,6 +52,8 @@ export async function setup(project: TestProject) {
       CMP_WEB_DIST: path.join(WEB, 'dist'),
       CMP_RATE_LIMIT: '100000',
       CMP_RATE_LIMIT_IP: '100000',
+      // the usage feed as often as it goes (every minute): the card journey watches usage arrive
+      CMP_USAGE_FEED_MINUTES: '1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
-import { BASE_TARIFFS, CardChangeSource, CardState, Operator } from '@lynx/contract';
+import { BASE_TARIFFS, CardChangeSource, CardState, Operator, PlanOperationMode, PROFESSIONAL_CARD_STATES } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import type { customers } from '../account/tables.ts';
 import { basicPlans, planReleases } from '../plan/plan-tables.ts';
@@ -48,6 +48,24 @@ export async function seedCards(ex: Executor, who: { zhixing: Customer; east: Cu
     plans.set(key, p ?? null);
     return p ?? null;
   };
+  // the professional-version plan published to a customer for an operator (its cards can be diagnosed), if any
+  const proPlans = new Map<string, { id: number; mode: number; renewal: number; months: number } | null>();
+  const proPlanOf = async (cust: Customer, operatorId: number) => {
+    const key = `${cust.rootCustId}:${operatorId}`;
+    if (proPlans.has(key)) return proPlans.get(key)!;
+    const [p] = await ex
+      .select({ id: basicPlans.goodsReleaseId, mode: basicPlans.operationMode, renewal: basicPlans.renewalMode, months: basicPlans.durationMonths })
+      .from(planReleases)
+      .innerJoin(basicPlans, eq(basicPlans.goodsReleaseId, planReleases.goodsReleaseId))
+      .where(and(
+        eq(planReleases.custId, cust.rootCustId), eq(basicPlans.operatorId, operatorId), inArray(basicPlans.tariffType, [...BASE_TARIFFS]),
+        eq(basicPlans.operationMode, PlanOperationMode.Professional),
+      ))
+      .orderBy(basicPlans.goodsReleaseId)
+      .limit(1);
+    proPlans.set(key, p ?? null);
+    return p ?? null;
+  };
   const stateOf = (r: number) =>
     r < 0.55 ? CardState.Activated : r < 0.65 ? CardState.Test : r < 0.73 ? CardState.Inventory : r < 0.8 ? CardState.ActivationReady
       : r < 0.93 ? CardState.Deactivated : r < 0.96 ? CardState.Frozen : r < 0.98 ? CardState.Invalidated : CardState.Retired;
@@ -69,7 +87,9 @@ export async function seedCards(ex: Executor, who: { zhixing: Customer; east: Cu
         : op.operatorId === Operator.ChinaMobile ? (r < 0.66 ? who.huadian : who.zhixing)
         : r < 0.6 ? who.east : who.zhixing;
       const state = owner ? stateOf(next()) : CardState.Start;
-      const plan = owner ? await planOf(owner, op.operatorId) : null;
+      // every other card of the professional version's five states goes on the professional plan when there is one
+      const pro = owner && PROFESSIONAL_CARD_STATES.includes(state) && i % 2 === 0 ? await proPlanOf(owner, op.operatorId) : null;
+      const plan = pro ?? (owner ? await planOf(owner, op.operatorId) : null);
       const used = state !== CardState.Start && state !== CardState.Test && state !== CardState.ActivationReady && state !== CardState.Inventory;
       const activatedAt = used ? new Date(now - Math.floor(5 + next() * 100) * day) : null;
       const online = state === CardState.Activated && next() < 0.6;

@@ -206,6 +206,7 @@ export interface ZoneBlockFacts {
 
 const ZONE_TITLE = t2('区域限制', 'Zone limits');
 const KIND = { zone: t2('区域', 'zone'), region: t2('地区', 'region'), network: t2('网络', 'network') } as const;
+const KIND_LABEL = { zone: t2('区域', 'Zone'), region: t2('地区', 'Region'), network: t2('网络', 'Network') } as const;
 
 function blockName(b: ZoneBlockFacts, lang: 'zh' | 'en'): string {
   if (b.name) return b.name;
@@ -215,7 +216,7 @@ function blockName(b: ZoneBlockFacts, lang: 'zh' | 'en'): string {
 
 export function zoneCheck(card: CardFacts, blocks: ZoneBlockFacts[], planZoneCount: number): DiagnoseCheck {
   const facts = blocks.map((b) =>
-    fact(`${b.kind}:${b.targetId}`, t2(`${KIND[b.kind].zh}：${blockName(b, 'zh')}`, `${KIND[b.kind].en}: ${blockName(b, 'en')}`), 'datetime', b.blockedAt));
+    fact(`${b.kind}:${b.targetId}`, t2(`${KIND_LABEL[b.kind].zh}：${blockName(b, 'zh')}`, `${KIND_LABEL[b.kind].en}: ${blockName(b, 'en')}`), 'datetime', b.blockedAt));
   if (blocks.length === 0) {
     return check('zoneLimits', V.Ok, ZONE_TITLE, t2('没有被限制的区域、地区或网络。', 'No zone, region or network is blocked.'), null, 'none', facts);
   }

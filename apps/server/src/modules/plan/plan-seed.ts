@@ -42,7 +42,8 @@ export async function seedPlans(tx: Executor, customer: { custId: number; rootCu
         networkTypes: [NetworkType.G4, NetworkType.G5Nsa], remark: '冷链车队车载终端：全国公网加企业专网两个区域',
       },
       {
-        ...common, code: 'CTCC-P2G12', name: '冷链监控预付年包 2GB/月', goodsType: PlanGoodsType.Prepaid, tariffType: TariffType.PrepaidSingle,
+        // professional version: the platform runs access, authentication and billing itself (and can diagnose the cards)
+        ...common, operationMode: PlanOperationMode.Professional, code: 'CTCC-P2G12', name: '冷链监控预付年包 2GB/月', goodsType: PlanGoodsType.Prepaid, tariffType: TariffType.PrepaidSingle,
         standardPrice: 240, salePrice: 199, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 2048,
         useUpAction: PlanUseUpAction.BlockUntilCycleEnd, testPeriodMonths: 1, testQuotaKb: 100, silentPeriodMonths: 3, profitShareRatio: 10,
         networkTypes: [NetworkType.G4, NetworkType.NbIot], remark: '温湿度传感器，流量用尽停机至周期结束',

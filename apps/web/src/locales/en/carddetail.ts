@@ -92,7 +92,7 @@ const en: Messages<typeof zh> = {
     count: 'Count', selectNum: 'Cards to {{mode}}: {{n}}', ineligible: '{{n}} more selected card(s) cannot go to this customer (missing, not in the source, or already its own).',
     max: 'At most {{max}} per allocation', options: 'Options', plan: 'Give a plan', planHint: 'Start-state cards only; basic plans released to the target customer.',
     initialState: 'Initial state', initialHint: 'Set through the card lifecycle rules; an illegal change is refused.', noChange: 'Unchanged',
-    remark: 'Remark', submit: 'Confirm {{mode}}', confirm: '{{mode}} {{n}} card(s) to "{{cust}}"? All of them or none.',
+    remark: 'Remark', submit: 'Confirm {{mode}}', confirm: 'About to {{mode}} {{n}} card(s) to "{{cust}}": all of them change or none. Continue?',
     running: 'Processing {{n}} cards…', done: 'Done: {{n}} card(s) went to "{{cust}}" ({{mode}}).', failed: 'Failed; no card was changed', records: 'Recent allocations',
     status: 'Status', cards: 'Cards', createdAt: 'Time', createdBy: 'By', error: 'Reason', verbTransfer: 'transfer', verbDistribute: 'distribute',
     noCustomers: 'No customer to choose.', countFirst: 'Count the cards first', needCustomer: 'Choose the target customer', notAllowed: 'Second-level customers cannot transfer or distribute cards.',

@@ -42,6 +42,12 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
     fixed: { batchId, ...tabFilter(tab), ...(iccid ? { iccid } : {}) },
     refetchInterval: () => (isRunning ? POLL_MS : false),
   });
+  // the per-card results follow the batch: when its state or progress moves (the last poll of a running batch
+  // may come before the batch finished), fetch them again, so a finished batch never shows stale pending rows
+  const progress = b ? `${b.state}:${b.processedCount}` : '';
+  useEffect(() => {
+    if (progress) void qc.invalidateQueries({ queryKey: [batch.getBatchItemPage.name] });
+  }, [progress, qc]);
   const D = (k: string, o?: Record<string, unknown>) => t(`batch.detail.${k}`, o);
   const C = (k: string) => t(`batch.col.${k}`);
 

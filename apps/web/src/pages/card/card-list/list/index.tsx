@@ -104,7 +104,7 @@ export default function CardList() {
             <Col xs={24} sm={12} md={8} xl={6}>
               <Form.Item label={L('iccidRange')}>
                 <Space.Compact style={{ width: '100%' }}>
-                  <Form.Item name="iccidStart" noStyle rules={[digitsRule(20), ({ getFieldValue }) => ({ validator: (_, v) => (!v === !getFieldValue('iccidEnd') ? Promise.resolve() : Promise.reject(new Error(L('rangeBoth')))) })]}>
+                  <Form.Item name="iccidStart" noStyle dependencies={['iccidEnd']} rules={[digitsRule(20), ({ getFieldValue }) => ({ validator: (_, v) => (!v === !getFieldValue('iccidEnd') ? Promise.resolve() : Promise.reject(new Error(L('rangeBoth')))) })]}>
                     <Input allowClear placeholder={L('iccidStart')} maxLength={20} />
                   </Form.Item>
                   <Form.Item name="iccidEnd" noStyle rules={[digitsRule(20)]}>

@@ -190,10 +190,10 @@ export default function NumcardPage() {
         <Table size="small" rowKey="allocationId" loading={records.isFetching} dataSource={records.data?.list ?? []} pagination={false} scroll={{ x: 900 }}
           columns={[
             { title: N('createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
-            { title: N('mode'), dataIndex: 'mode', width: 100, render: (v: string) => N(v === 'transfer' ? 'verbTransfer' : 'verbDistribute') },
+            { title: N('mode'), dataIndex: 'mode', width: 100, render: (v: string) => <span style={{ textTransform: 'capitalize' }}>{N(v === 'transfer' ? 'verbTransfer' : 'verbDistribute')}</span> },
             { title: N('customer'), dataIndex: 'custName', width: 180 },
             { title: N('cards'), dataIndex: 'cardCount', width: 80, align: 'right' },
-            { title: N('plan'), dataIndex: 'planName', width: 160, render: (v: string | null) => v ?? '-' },
+            { title: t('carddetail.history.plan'), dataIndex: 'planName', width: 160, render: (v: string | null) => v ?? '-' },
             { title: N('initialState'), dataIndex: 'initialState', width: 110, render: (v: number | null) => (v != null ? CardState.label(v, lang) : '-') },
             { title: N('status'), dataIndex: 'status', width: 140, render: (v: number) => <StatusTag enumOf={AllocationStatus} value={v} colors={STATUS_COLORS} /> },
             { title: N('createdBy'), dataIndex: 'createdBy', width: 100 },
@@ -241,7 +241,7 @@ function RangeList({ onChange }: { onChange: () => void }) {
                 {fields.length > 1 && <Button icon={<DeleteOutlined />} onClick={() => { remove(f.name); onChange(); }} aria-label="remove" />}
               </Space>
             ))}
-            {fields.length < carddetail.CARD_RANGES_MAX && <Button icon={<PlusOutlined />} onClick={() => add({ start: '', end: '' })}>{R('add')}</Button>}
+            {fields.length < carddetail.CARD_RANGES_MAX && <div><Button icon={<PlusOutlined />} onClick={() => add({ start: '', end: '' })}>{R('add')}</Button></div>}
           </>
         )}
       </Form.List>

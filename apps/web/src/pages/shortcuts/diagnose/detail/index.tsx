@@ -4,7 +4,7 @@ import { MedicineBoxOutlined, ReloadOutlined, SearchOutlined } from '@ant-design
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CardState, Operator, PlanOperationMode, carddata, diagnose, formatDateTime } from '@lynx/contract';
+import { CardState, ErrorCode, Operator, PlanOperationMode, carddata, diagnose, formatDateTime } from '@lynx/contract';
 import { call, LogicError } from '../../../../request/http.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -53,12 +53,13 @@ export default function DiagnoseDetail() {
       }
     } catch (e) {
       setResult(null);
-      if (e instanceof LogicError) setRefusal(e.message);
+      // a missing card and one outside the user's range are answered alike (20005): say what to check
+      if (e instanceof LogicError) setRefusal(e.errorCode === ErrorCode.NotFound ? t('diagnose.notFound') : e.message);
       else if (e instanceof Error) message.error(e.message);
     } finally {
       setRunning(null);
     }
-  }, [message, queryClient]);
+  }, [message, queryClient, t]);
 
   // arriving with an ICCID in the path runs the diagnosis at once
   const started = useRef('');
@@ -227,7 +228,7 @@ export default function DiagnoseDetail() {
                 { title: t('diagnose.kind'), dataIndex: 'advanced', width: 110, render: (v: boolean) => t(v ? 'diagnose.kindAdvanced' : 'diagnose.kindBasic') },
                 { title: t('diagnose.state'), dataIndex: 'state', width: 110, render: (v: number | null) => <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} /> },
                 {
-                  title: t('common.status'), dataIndex: 'verdicts',
+                  title: t('diagnose.verdicts'), dataIndex: 'verdicts',
                   render: (vs: { key: string; verdict: number }[]) => (
                     <Space size={[4, 4]} wrap>{vs.map((v) => <Tag key={v.key} color={VERDICT_COLOR[v.verdict]}>{t(`diagnose.checks.${v.key}`)}</Tag>)}</Space>
                   ),

@@ -63,8 +63,9 @@ const STANDARD = `
 67:  X   X  X   U  X   X   X   A   X   U
 68:  X   X  X   U  X   X   X   X   A   64
 `;
+// A professional card enters the five states from the platform stock (start) and never leaves them.
 const PROFESSIONAL = `
-60:  U   U  U   U  U   U   U   U   U   U
+60:  64  X  61  U  62  63  X   X   X   U
 61:  64  65 A   63 62  63  X   X   X   U
 62:  64  65 61  U  A   63  X   X   X   U
 63:  64  65 X   U  62  A   X   X   X   U

@@ -154,7 +154,8 @@ export function targetOf(state: number, action: StateActionType, operationMode: 
   if (to === undefined) return null;
   const resolved = to === 'restore' ? (frozenFrom ?? CardState.Deactivated) : to;
   if (operationMode === PlanOperationMode.Professional) {
-    if (!PROFESSIONAL_CARD_STATES.includes(state) || !PROFESSIONAL_CARD_STATES.includes(resolved)) return null;
+    // the five states, entered from the platform stock (start) too
+    if ((state !== CardState.Start && !PROFESSIONAL_CARD_STATES.includes(state)) || !PROFESSIONAL_CARD_STATES.includes(resolved)) return null;
   }
   return resolved;
 }

@@ -156,7 +156,8 @@ function ok(run: Run): TransitionResult {
 
 function stateAction(card: CardSnapshot, action: StateActionType, now: Date): TransitionResult {
   const from = card.state;
-  if (isProfessional(card) && !PROFESSIONAL_CARD_STATES.includes(from)) return unsupported(from);
+  // A professional card lives in the five states; it enters them from the platform stock (start) like any card.
+  if (isProfessional(card) && from !== CardState.Start && !PROFESSIONAL_CARD_STATES.includes(from)) return unsupported(from);
   // Ending a test and lifting a forced shutdown only make sense for test and frozen cards.
   if ((action === 'endTest' && from !== CardState.Test) || (action === 'unfreeze' && from !== CardState.Frozen)) return unsupported(from);
   const to = targetOf(from, action, card.operationMode, card.frozenFrom);

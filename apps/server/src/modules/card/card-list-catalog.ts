@@ -11,7 +11,15 @@ import { LabelService } from './labels.ts';
 import { cardTypeNamesById } from './card-types.ts';
 
 type Query = BodyOf<typeof carddata.getSimListPage>;
-type CardRow = typeof cards.$inferSelect;
+/** The columns a card list page shows (not the whole row: the lifecycle columns stay in the database). */
+export const CARD_LIST_COLUMNS = {
+  iccid: cards.iccid, msisdn: cards.msisdn, imsi: cards.imsi, imei: cards.imei, state: cards.state, operatorId: cards.operatorId,
+  custId: cards.custId, goodsReleaseId: cards.goodsReleaseId, batchId: cards.batchId, batchNo: cards.batchNo, labelIds: cards.labelIds,
+  cardTypeId: cards.cardTypeId, custom1: cards.custom1, custom2: cards.custom2, online: cards.online, euicc: cards.euicc,
+  lastSessionAt: cards.lastSessionAt, activatedAt: cards.activatedAt, firstUsedAt: cards.firstUsedAt, createdAt: cards.createdAt,
+};
+type CardRow = Pick<typeof cards.$inferSelect, keyof typeof CARD_LIST_COLUMNS>;
+export type CardListRow = CardRow;
 
 const dayStart = (d: string) => new Date(`${d}T00:00:00+08:00`);
 const nextDay = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
@@ -91,7 +99,7 @@ export async function labelFilteredPage(
     order by ${order} limit ${page.limit} offset ${page.offset}`)) as unknown as { rows: { iccid: string }[] };
   const ordered = ids.rows.map((r) => r.iccid);
   if (!ordered.length) return { total, rows: [] };
-  const rows = await ex.select().from(cards).where(inArray(cards.iccid, ordered));
+  const rows = await ex.select(CARD_LIST_COLUMNS).from(cards).where(inArray(cards.iccid, ordered));
   const at = new Map(ordered.map((iccid, i) => [iccid, i]));
   return { total, rows: rows.sort((a, b) => at.get(a.iccid)! - at.get(b.iccid)!) };
 }

@@ -7,10 +7,10 @@ import { iso, pageOf } from '../../platform/paging.ts';
 import { customers } from '../account/tables.ts';
 import { basicPlans } from '../plan/plan-tables.ts';
 import { cards } from './card-tables.ts';
-import { catalogFilters, decorateCatalog, labelFilteredPage } from './card-list-catalog.ts';
+import { CARD_LIST_COLUMNS, catalogFilters, decorateCatalog, labelFilteredPage, type CardListRow } from './card-list-catalog.ts';
 
 type Query = BodyOf<typeof carddata.getSimListPage>;
-type CardRow = typeof cards.$inferSelect;
+type CardRow = CardListRow;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const COUNT_CAP = carddata.CARD_LIST_COUNT_CAP;
@@ -72,7 +72,7 @@ export class CardListService {
     const labelled = opts.after ? null : await labelFilteredPage(this.db, q, cond, p);
     if (labelled?.rows) return { list: await decorateCatalog(this.db, actor, labelled.rows, await this.decorate(labelled.rows)), ...capped(labelled.total), current: p.current, pageSize: p.pageSize };
     const pageQuery = this.db
-      .select()
+      .select(CARD_LIST_COLUMNS)
       .from(cards)
       .where(opts.after ? and(cond, gt(cards.iccid, opts.after)) : cond)
       .orderBy(...this.order(q))

@@ -11,10 +11,19 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Picks an option of the antd Select inside a form item. */
+/** Picks an option of the antd Select inside a form item (a click during the modal's opening animation can be lost: try again). */
 async function pick(page: Page, scope: ReturnType<Page['locator']>, field: string, option: string) {
-  await scope.locator(`#${field}`).click({ force: true });
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
+  const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
+  for (let attempt = 1; ; attempt++) {
+    await scope.locator(`#${field}`).click({ force: true });
+    try {
+      await item.waitFor({ timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+  await item.click();
 }
 const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
 const row = (page: Page, text: string) => visible(page).locator('tr.ant-table-row', { hasText: text });

@@ -21,6 +21,8 @@ import { anyIccid, closeUnreportedSessions, rows, writeCardActivity, writeDaily,
 import { ensureUsagePartitions } from './usage-partitions.ts';
 import { HOUR_MS, chinaDay, chinaDayStart, floorMinute } from './usage-time.ts';
 
+const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
+
 /** Cards per chunk: one gateway call and a handful of statements each. */
 export const FEED_CHUNK = 5_000;
 /** The longest window one pass covers while catching up (bounds how far usage can pass a quota before the action). */
@@ -292,6 +294,8 @@ export async function runUsageWindow(
       .limit(opts.chunk ?? FEED_CHUNK);
     if (chunk.length === 0) break;
     await processChunk(ctx, chunk, from, to, stats);
+    // the embedded database runs in this thread: let requests and timers in between chunks
+    await yieldToEventLoop();
     after = chunk[chunk.length - 1].iccid;
     if (opts.onChunk && !(await opts.onChunk(after))) throw new FeedError('the feed lease was lost to another process');
   }
@@ -382,6 +386,7 @@ export async function runUsageFeed(
           .set({ watermark, windowTo: null, cursorIccid: null, lastError: null, updatedAt: new Date() }).where(mine).returning({ id: usageFeeds.operatorId });
         if (moved.length === 0) throw new FeedError('the feed lease was lost to another process');
         if (Date.now() - started > budget) break;
+        await yieldToEventLoop();
       }
     } catch (err) {
       result.error = String((err as Error)?.message ?? err).slice(0, 500);

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import type { ColumnsType } from 'antd/es/table';
-import { CardState, Operator, Perm, account, carddata, formatDateTime, plan, type ResponseOf } from '@lynx/contract';
+import { CardState, Operator, Perm, carddata, formatDateTime, plan, type ResponseOf } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -13,6 +13,7 @@ import { call } from '../../../../request/http.ts';
 import { IccidLink, useCardListSelection } from '../selectionTools.tsx';
 import { CardListBatchButton } from '../../batchoperate/CardListBatchButton.tsx';
 import { CardListSettings, CatalogFilters, useCardListPrefs, useCatalogColumns, withCatalog } from './catalog.tsx';
+import { CustomerSelect } from '../../../home/customer/CustomerSelect.tsx';
 
 type CardRow = ResponseOf<typeof carddata.getSimListPage>['list'][number];
 
@@ -48,11 +49,6 @@ export default function CardList() {
   const selection = useCardListSelection();
   const canCustomers = usePerm([Perm.HomeCustomer, Perm.BusinessCustomer]);
   const canPlans = usePerm(Perm.PackageManage);
-  const customers = useQuery({
-    queryKey: [account.getCustomerListPage.name, { pageSize: 500 }],
-    queryFn: ({ signal }) => call(account.getCustomerListPage, { pageSize: 500 }, { signal, silent: true }),
-    enabled: canCustomers,
-  });
   const plans = useQuery({
     queryKey: [plan.getBasicPlanListPage.name, { pageSize: 500, category: 'basic' }],
     queryFn: ({ signal }) => call(plan.getBasicPlanListPage, { pageSize: 500, category: 'basic' }, { signal, silent: true }),
@@ -127,8 +123,7 @@ export default function CardList() {
             {canCustomers && (
               <Col xs={24} sm={12} md={8} xl={6}>
                 <Form.Item name="custId" label={L('customer')}>
-                  <Select allowClear showSearch optionFilterProp="label" placeholder={t('common.all')} loading={customers.isFetching}
-                    options={(customers.data?.list ?? []).map((c) => ({ value: c.custId, label: c.custName }))} />
+                  <CustomerSelect allowClear placeholder={t('common.all')} />
                 </Form.Item>
               </Col>
             )}

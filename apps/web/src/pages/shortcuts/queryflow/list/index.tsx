@@ -1,14 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Button, Col, DatePicker, Empty, Form, Input, Radio, Row, Select, Space, Tag, Typography } from 'antd';
+import { Button, Col, DatePicker, Empty, Form, Input, Radio, Row, Space, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { NetworkType, Operator, Perm, account, formatDateTime, formatSize, usage, type ResponseOf } from '@lynx/contract';
+import { NetworkType, Operator, Perm, formatDateTime, formatSize, usage, type ResponseOf } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
-import { call } from '../../../../request/http.ts';
+import { CustomerSelect } from '../../../home/customer/CustomerSelect.tsx';
 
 type Kind = 'daily' | 'session';
 type DailyRow = ResponseOf<typeof usage.getFlowDailyPage>['list'][number];
@@ -42,11 +41,6 @@ function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: 
   const table = useSearchTable(endpoint, { transform: flowFilters });
   const duration = useDuration();
   const canCustomers = usePerm([Perm.HomeCustomer, Perm.BusinessCustomer]);
-  const customers = useQuery({
-    queryKey: [account.getCustomerListPage.name, { pageSize: 500 }],
-    queryFn: ({ signal }) => call(account.getCustomerListPage, { pageSize: 500 }, { signal, silent: true }),
-    enabled: canCustomers,
-  });
   // the filters of the other record type carry over
   useEffect(() => {
     if (Object.keys(values).length) table.search(values);
@@ -112,8 +106,7 @@ function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: 
             {canCustomers && (
               <Col xs={24} sm={12} md={8} xl={6}>
                 <Form.Item name="custId" label={L('customer')}>
-                  <Select allowClear showSearch optionFilterProp="label" placeholder={t('common.all')} loading={customers.isFetching}
-                    options={(customers.data?.list ?? []).map((c) => ({ value: c.custId, label: c.custName }))} />
+                  <CustomerSelect allowClear placeholder={t('common.all')} />
                 </Form.Item>
               </Col>
             )}

@@ -6,16 +6,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import crypto from 'node:crypto';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import type { Options, Result } from 'autocannon';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
 import { buildApp, type BuiltApp } from '../apps/server/src/app.ts';
+import { createScratchDatabase } from '../apps/server/src/db/scratch-database.ts';
 import type { LoadReply, PreciseLatency } from './loadgen.ts';
 
 export const HOST = '127.0.0.1';
@@ -49,28 +48,7 @@ export function assertLoopbackDb(url: string): void {
 
 export async function freshPostgres(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
   assertLoopbackDb(base);
-  const name = `lynx_bench_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  return createScratchDatabase(base, 'lynx_bench');
 }
 
 /** Cleanup steps run once, last registered first; a failing step does not stop the others. */

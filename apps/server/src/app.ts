@@ -34,6 +34,7 @@ import { batchRoutes } from './modules/card/batch-routes.ts';
 import { cardCatalogRoutes } from './modules/card/catalog-routes.ts';
 import { diagnoseRoutes } from './modules/diagnose/diagnose-routes.ts';
 import { usageModule } from './modules/usage/usage-routes.ts';
+import { poolRoutes } from './modules/pool/pool-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/card-scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 import { secretBoxFor } from './modules/network/opconfig-secrets.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   cardDetailRoutes(app, deps);
   batchRoutes(app, deps);
   cardCatalogRoutes(app, deps);
+  poolRoutes(app, deps);
   diagnoseRoutes(app, deps);
   await usageModule(app, deps);
   docsRoutes(app);

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { buildApp, type BuiltApp } from '../src/app.ts';
+import { createScratchDatabase } from '../src/db/scratch-database.ts';
 
 export const DEMO_PASSWORD = 'Demo@2026pass';
 export type Backend = 'pglite' | 'postgres';
@@ -14,25 +14,7 @@ export type Backend = 'pglite' | 'postgres';
 export const backends: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /** A fresh, empty PostgreSQL database on the test server; dropped by the returned function. */
-export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `lynx_t_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+export const freshPostgres = () => createScratchDatabase(process.env.TEST_DATABASE_URL!, 'lynx_t');
 
 export interface TestApp extends BuiltApp {
   database: Database;

@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CardState, ErrorCode, PlanOperationMode, carddetail, diagnose, errorMessage } from '@lynx/contract';
 // the built-in network simulator is deterministic (usage follows from the ICCID and the day): the test picks
 // devices that attach shortly after they are activated, so their usage shows up while the test waits
 import { chinaDay, chinaDayStart, planDay } from '../../server/src/operators/simulator-usage.ts';
-import { api, apiLogin, launch, login, newPage, shot, visible } from './support.ts';
+import { POLL, api, apiLogin, dialog, launch, login, newPage, pick, row, shot, visible } from './support.ts';
 
 /**
  * Issue 5 end to end, one card journey: import fresh cards, transfer them to the enterprise customer with a plan
@@ -20,24 +20,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** expect.poll waits 1 s by default: too short for a busy machine */
-const POLL = { timeout: 15_000 };
 const CUSTOMER = '智行物流科技有限公司';
 const PLAN = '车载 4G 月付 10GB';
 const CARDS = 12;
 
-const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
-const row = (page: Page, text: string) => visible(page).locator('tr.ant-table-row', { hasText: text });
-async function dropdownsClosed(page: Page) {
-  await expect.poll(() => page.locator('.ant-select-dropdown:visible').count(), POLL).toBe(0);
-}
-/** Picks an option of the antd Select inside a form item. */
-async function pick(page: Page, scope: Locator, field: string, option: string | RegExp) {
-  await dropdownsClosed(page);
-  await scope.locator(`#${field}`).click({ force: true });
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-  await dropdownsClosed(page);
-}
 
 interface Card {
   iccid: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { api, apiLogin, launch, login, newPage, shot, visible } from './support.ts';
+import type { Browser } from 'playwright-core';
+import { api, apiLogin, dialog, launch, login, newPage, pick, row, shot, visible } from './support.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -11,22 +11,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Picks an option of the antd Select inside a form item (a click during the modal's opening animation can be lost: try again). */
-async function pick(page: Page, scope: ReturnType<Page['locator']>, field: string, option: string) {
-  const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
-  for (let attempt = 1; ; attempt++) {
-    await scope.locator(`#${field}`).click({ force: true });
-    try {
-      await item.waitFor({ timeout: 5_000 });
-      break;
-    } catch (err) {
-      if (attempt === 3) throw err;
-    }
-  }
-  await item.click();
-}
-const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
-const row = (page: Page, text: string) => visible(page).locator('tr.ant-table-row', { hasText: text });
 
 describe('administration flows in the browser', () => {
   it('creates an account, freezes it (it can no longer sign in) and thaws it', async () => {

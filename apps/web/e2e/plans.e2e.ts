@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ErrorCode, Operator, errorMessage, type Lang } from '@lynx/contract';
-import { api, apiLogin, launch, login, newPage, shot, visible } from './support.ts';
+import { POLL, api, apiLogin, dialog, dropdownsClosed, launch, login, newPage, pick, row, shot, visible } from './support.ts';
 
 /**
  * Issue 4 end to end: a communication service with QoS, a basic plan with two zones published to the demo
@@ -15,25 +15,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Waits until no select dropdown is open (a closing one stays "visible" while it animates out). */
-async function dropdownsClosed(page: Page) {
-  await expect.poll(() => page.locator('.ant-select-dropdown:visible').count(), { timeout: 15_000 }).toBe(0);
-}
-/** Picks an option of the antd Select inside a form item. */
-async function pick(page: Page, scope: Locator, field: string, option: string | RegExp) {
-  await dropdownsClosed(page);
-  await scope.locator(`#${field}`).click({ force: true });
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first().click();
-  await dropdownsClosed(page);
-}
-const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
-const row = (page: Page, text: string) => visible(page).locator('tr.ant-table-row', { hasText: text });
 /** The error text antd shows under one form field. */
 const fieldError = (scope: Locator, field: string) =>
   // form items nest (the zones item holds each zone's fields): the innermost one holding the field is the last
   scope.locator('.ant-form-item', { has: scope.page().locator(`#${field}`) }).last().locator('.ant-form-item-explain-error');
-/** expect.poll waits 1 s by default: too short for a busy machine */
-const POLL = { timeout: 15_000 };
 
 /** Picks options of a multiple select, then closes its dropdown. */
 async function pickMany(page: Page, scope: Locator, field: string, options: (string | RegExp)[]) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { inject } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const DEMO_PASSWORD = 'Demo@2026pass';
 export const baseURL = () => inject('baseURL');
@@ -64,4 +64,38 @@ export async function apiLogin(loginName: string, password = DEMO_PASSWORD): Pro
   const r = await api<{ accessToken: string }>('base/oauth/user/login', { loginName, password });
   if (!r.success) throw new Error(r.msg);
   return r.data.accessToken;
+}
+
+/** expect.poll waits 1 s by default: too short for a busy machine */
+export const POLL = { timeout: 15_000 };
+
+/** The open dialog (modal or drawer) on top. */
+export const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
+
+/** The rows of the visible page's tables holding a text. */
+export const row = (page: Page, text: string) => visible(page).locator('tr.ant-table-row', { hasText: text });
+
+/** Waits until no select dropdown is open (a closing one stays "visible" while it animates out). */
+export async function dropdownsClosed(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('.ant-select-dropdown:visible').count(), POLL).toBe(0);
+}
+
+/**
+ * Picks an option of the antd Select inside a form item. A click during a modal's opening animation can be lost, so
+ * the select is opened again (three tries) until the option shows.
+ */
+export async function pick(page: Page, scope: Locator, field: string, option: string | RegExp): Promise<void> {
+  await dropdownsClosed(page);
+  const item = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
+  for (let attempt = 1; ; attempt++) {
+    await scope.locator(`#${field}`).click({ force: true });
+    try {
+      await item.waitFor({ timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
+  await item.click();
+  await dropdownsClosed(page);
 }

@@ -383,6 +383,26 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
     zh: '会话记录只保留 {from} 以来的数据，请选择更近的日期或按日查询',
     en: 'Session records are kept from {from} on: choose later dates or query daily records',
   },
+  // pool messages
+  [ErrorCode.PoolNotFound]: { zh: '流量池不存在', en: 'No such pool' },
+  [ErrorCode.PoolNameTaken]: { zh: '该客户已有同名流量池', en: 'This customer already has a pool with this name' },
+  [ErrorCode.PoolHasCards]: { zh: '流量池内还有 {count} 张卡，请先移出后再删除', en: 'The pool still holds {count} cards: remove them before deleting it' },
+  [ErrorCode.PoolOwnerLocked]: { zh: '流量池已有成员卡，不能更改所属客户或运营商', en: 'The pool has member cards: its customer and operator cannot change' },
+  [ErrorCode.PoolAlreadyBlocked]: { zh: '流量池已处于阻断状态', en: 'The pool is already blocked' },
+  [ErrorCode.PoolNotBlocked]: { zh: '流量池未被阻断', en: 'The pool is not blocked' },
+  [ErrorCode.PoolUnblockExhausted]: {
+    zh: '本周期用量 {used} 已超过池额度 {quota}：请先加入卡提高额度，或将用尽动作改为继续使用，再解除阻断',
+    en: 'This cycle\'s usage {used} is above the pool\'s quota {quota}: add cards to raise the quota, or switch the action to keep using, before unblocking',
+  },
+  [ErrorCode.PoolCardOtherOperator]: { zh: '卡的运营商与流量池不一致', en: 'The card is on another operator than the pool' },
+  [ErrorCode.PoolCardOtherCustomer]: { zh: '卡不属于流量池所属客户', en: 'The card does not belong to the pool\'s customer' },
+  [ErrorCode.PoolCardInOtherPool]: { zh: '卡已在流量池“{pool}”中，请先移出', en: 'The card is already in pool "{pool}": remove it from there first' },
+  [ErrorCode.PoolCardAlreadyIn]: { zh: '卡已在该流量池中', en: 'The card is already in this pool' },
+  [ErrorCode.PoolCardNotIn]: { zh: '卡不在该流量池中', en: 'The card is not in this pool' },
+  [ErrorCode.PoolCardState]: { zh: '处于“{state}”状态的卡不能加入流量池', en: 'A card in state "{state}" cannot join a pool' },
+  [ErrorCode.PoolCardNoPlan]: { zh: '卡没有基础套餐，不能加入流量池', en: 'A card without a basic plan cannot join a pool' },
+  [ErrorCode.PoolFull]: { zh: '一个流量池最多 {max} 张卡', en: 'A pool holds at most {max} cards' },
+  [ErrorCode.PoolCustomerInvalid]: { zh: '请选择流量池所属的客户（本租户内的客户）', en: 'Choose the pool\'s customer (one within your tenant)' },
   [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
 };
 

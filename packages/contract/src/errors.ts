@@ -185,6 +185,23 @@ export const ErrorCode = {
   UsageRangeTooLong: 20530,
   UsageRangeReversed: 20531,
   UsageSessionsExpired: 20532,
+  // pools: 20630-20659
+  PoolNotFound: 20630,
+  PoolNameTaken: 20631,
+  PoolHasCards: 20632,
+  PoolOwnerLocked: 20633,
+  PoolAlreadyBlocked: 20634,
+  PoolNotBlocked: 20635,
+  PoolUnblockExhausted: 20636,
+  PoolCardOtherOperator: 20637,
+  PoolCardOtherCustomer: 20638,
+  PoolCardInOtherPool: 20639,
+  PoolCardAlreadyIn: 20640,
+  PoolCardNotIn: 20641,
+  PoolCardState: 20642,
+  PoolCardNoPlan: 20643,
+  PoolFull: 20644,
+  PoolCustomerInvalid: 20645,
   ServerError: 20500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

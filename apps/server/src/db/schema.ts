@@ -17,3 +17,4 @@ export * from '../modules/card/card-detail-tables.ts';
 export * from '../modules/diagnose/diagnose-tables.ts';
 export * from '../modules/card/catalog-tables.ts';
 export * from '../modules/usage/usage-tables.ts';
+export * from '../modules/pool/pool-tables.ts';

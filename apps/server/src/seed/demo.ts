@@ -11,6 +11,7 @@ import { seedCards } from '../modules/card/card-seed.ts';
 import { seedSimulatorAccess } from '../modules/network/opconfig-seed.ts';
 import type { SecretBox } from '../modules/network/opconfig-secrets.ts';
 import { seedCardCatalog } from '../modules/card/catalog-seed.ts';
+import { seedPools } from '../modules/pool/pool-seed.ts';
 import { demoUsageStart, startUsageFeeds } from '../modules/usage/usage-feed.ts';
 
 export interface SeedResult {
@@ -119,6 +120,7 @@ export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?
     if (opts.box) await seedSimulatorAccess(tx, opts.box);
     await seedCards(tx, { zhixing, east, huadian });
     await seedCardCatalog(tx, { zhixing, huadian });
+    await seedPools(tx, { zhixing });
     // the usage feed fills the demo cards' last month from the network simulator on its first runs (docs/usage.md)
     await startUsageFeeds(tx, [Operator.ChinaMobile, Operator.ChinaUnicom, Operator.ChinaTelecom], demoUsageStart());
     const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };

@@ -7,8 +7,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ExportFormat, system, type Endpoint } from '@lynx/contract';
 import { call } from '../request/http.ts';
 
-/** Creates a download task for a list with its current filters (xlsx or csv). */
-export function ExportButton({ source, filters }: { source: Endpoint; filters: Record<string, unknown> }) {
+/**
+ * Creates a download task for a list with its current filters (xlsx or csv): through the generic task endpoint
+ * naming the list (`source`), or through the list's own export endpoint (`via`, filters + format).
+ */
+export function ExportButton({ source, via, filters }: { source?: Endpoint; via?: Endpoint; filters: Record<string, unknown> }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -18,7 +21,8 @@ export function ExportButton({ source, filters }: { source: Endpoint; filters: R
     setBusy(true);
     try {
       const { current: _c, pageSize: _p, ...rest } = filters;
-      await call(system.createExportTask, { source: source.name, filters: rest, format });
+      if (via) await call(via, { ...rest, format } as never);
+      else if (source) await call(system.createExportTask, { source: source.name, filters: rest, format });
       // the download task page (kept alive in a tab) shows the new task as soon as it is opened
       void qc.invalidateQueries({ queryKey: [system.getDownloadTaskListPage.name] });
       message.success({

@@ -13,7 +13,9 @@ export type SearchField =
   | { name: string; label: string; type: 'number' }
   | { name: string; label: string; type: 'select'; options: { value: string | number; label: string }[] }
   | { name: string; label: string; type: 'enum'; enumOf: EnumHelpers<number> }
-  | { name: string; label: string; type: 'dateRange' };
+  | { name: string; label: string; type: 'dateRange' }
+  /** any form control (e.g. the customer picker that searches the server) */
+  | { name: string; label: string; type: 'custom'; control: ReactNode };
 
 export interface SearchTableProps<Row> {
   table: SearchTableHandle;
@@ -25,6 +27,8 @@ export interface SearchTableProps<Row> {
   toolbar?: ReactNode;
   /** the list endpoint, when the list can be exported */
   exportSource?: Endpoint;
+  /** the list's own export endpoint (filters + format → a download task), instead of the generic one */
+  exportVia?: Endpoint;
   emptyHint?: string;
   scrollX?: number;
   /** checkboxes on the rows (e.g. cards chosen for an allocation or a QR download) */
@@ -32,7 +36,7 @@ export interface SearchTableProps<Row> {
 }
 
 /** A configured list page: search form, toolbar with export, table with paging and sorting. */
-export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, emptyHint, scrollX, rowSelection }: SearchTableProps<Row>) {
+export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, exportVia, emptyHint, scrollX, rowSelection }: SearchTableProps<Row>) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const control = (f: SearchField) => {
@@ -45,6 +49,8 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
         return <Select allowClear options={f.enumOf.options(lang)} placeholder={t('common.all')} />;
       case 'dateRange':
         return <DatePicker.RangePicker showTime style={{ width: '100%' }} />;
+      case 'custom':
+        return f.control;
       default:
         return <Input allowClear placeholder={'placeholder' in f && f.placeholder ? f.placeholder : f.label} />;
     }
@@ -79,7 +85,7 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
           <Typography.Title level={5} style={{ margin: 0 }}>{title}</Typography.Title>
           <Space style={{ marginLeft: 'auto' }} wrap>
             {toolbar}
-            {exportSource && <ExportButton source={exportSource} filters={table.body} />}
+            {(exportSource || exportVia) && <ExportButton source={exportSource} via={exportVia} filters={table.body} />}
             <Button icon={<ReloadOutlined />} onClick={() => void table.refresh()} aria-label={t('common.refresh')} />
           </Space>
         </div>

@@ -45,7 +45,10 @@ export function cleanFilters(values: Record<string, unknown>): Record<string, un
 export function useSearchTable<E extends Endpoint>(
   endpoint: E,
   opts: {
-    pageSize?: number; fixed?: Record<string, unknown>; transform?: (values: Record<string, any>) => Record<string, unknown>;
+    pageSize?: number; fixed?: Record<string, unknown>;
+    /** filters sent while the search form does not set them (e.g. the batch types of a screen, narrowed by its type filter) */
+    defaults?: Record<string, unknown>;
+    transform?: (values: Record<string, any>) => Record<string, unknown>;
     refetchInterval?: (data: ResponseOf<E> | undefined) => number | false;
     /** filters applied from the first query (a remembered search); the form shows them through its initialValues */
     initialFilters?: Record<string, unknown>;
@@ -54,7 +57,7 @@ export function useSearchTable<E extends Endpoint>(
   const [form] = Form.useForm();
   const transform = opts.transform;
   const [state, setState] = useState<SearchTableState>({ current: 1, pageSize: opts.pageSize ?? 20, filters: opts.initialFilters ?? {} });
-  const body = { ...state.filters, ...opts.fixed, current: state.current, pageSize: state.pageSize, ...(state.sortField && { sortField: state.sortField, sortOrder: state.sortOrder }) };
+  const body = { ...opts.defaults, ...state.filters, ...opts.fixed, current: state.current, pageSize: state.pageSize, ...(state.sortField && { sortField: state.sortField, sortOrder: state.sortOrder }) };
   const query = useQuery({
     queryKey: [endpoint.name, body],
     queryFn: ({ signal }) => call(endpoint, body as BodyOf<E>, { signal }),

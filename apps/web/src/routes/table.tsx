@@ -86,6 +86,17 @@ export const routes: RouteDef[] = [
         path: 'cardtype', titleKey: 'cardType', perm: 2050000, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'cardType', page: () => import('../pages/card/cardtype/list/index.tsx') }],
       },
+      // pool routes (Card › Pools: pools, their block history and the pool change batches)
+      {
+        path: 'pool', titleKey: 'cardPool', perm: Perm.Pool, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:salesOrder?', titleKey: 'cardPool', page: () => import('../pages/card/pool/list/index.tsx') },
+          { path: 'detail/:poolId/:salesOrder?', titleKey: 'cardPoolDetail', page: () => import('../pages/card/pool/detail/index.tsx') },
+          { path: 'blockhistory/:poolId', titleKey: 'cardPoolBlockHistory', page: () => import('../pages/card/pool/blockhistory/index.tsx') },
+          { path: 'change/list/:salesOrder?', titleKey: 'cardPoolChange', page: () => import('../pages/card/pool/change/list/index.tsx') },
+          { path: 'change/fail-log/:batchId', titleKey: 'cardPoolFailLog', page: () => import('../pages/card/pool/change/fail-log/index.tsx') },
+        ],
+      },
       {
         path: 'import-info', titleKey: 'cardImportInfo', perm: 2070000, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [

@@ -25,11 +25,14 @@ export const BatchPerm = {
   DataRecovery: 6060000,
   /** Shortcuts › Standard cards operation */
   StandardSim: 6070000,
+  /** Card › Pools page, and its button that moves cards in and out of pools */
+  Pools: 2060000,
+  PoolManage: 2060001,
   /** Shortcuts › Batch change status */
   BatchStatus: 6080000,
 } as const;
 const P = BatchPerm;
-const ANY = [P.CardBatch, P.DataRecovery, P.StandardSim, P.BatchStatus];
+const ANY = [P.CardBatch, P.DataRecovery, P.StandardSim, P.BatchStatus, P.Pools];
 
 export const BatchType = defineEnum({
   StatusChange: { value: 1, zh: '变更状态', en: 'Status change' },
@@ -38,7 +41,12 @@ export const BatchType = defineEnum({
   Labels: { value: 4, zh: '标签', en: 'Labels' },
   DataRecovery: { value: 5, zh: '数据恢复', en: 'Data recovery' },
   StandardCard: { value: 6, zh: '标准卡操作', en: 'Standard-card operation' },
+  PoolJoin: { value: 7, zh: '加入流量池', en: 'Join pool' },
+  PoolLeave: { value: 8, zh: '移出流量池', en: 'Leave pool' },
 });
+/** The pool change types (the pool change screens list these; pool.ts). */
+export const POOL_BATCH_TYPES: readonly number[] = [7, 8];
+export const BATCH_TYPE_MAX = 8;
 export type BatchTypeValue = (typeof BatchType.values)[number];
 
 /** Which permission codes allow which batch type (any one is enough); checked by the server on every call. */
@@ -49,6 +57,8 @@ export const BATCH_TYPE_PERMS: Readonly<Record<number, readonly number[]>> = {
   [BatchType.Labels]: [P.CardBatch],
   [BatchType.DataRecovery]: [P.CardBatch, P.DataRecovery],
   [BatchType.StandardCard]: [P.CardBatch, P.StandardSim],
+  [BatchType.PoolJoin]: [P.PoolManage],
+  [BatchType.PoolLeave]: [P.PoolManage],
 };
 
 export const BatchSource = defineEnum({
@@ -97,7 +107,9 @@ const lit = <T extends string>(values: readonly T[]) => Type.Union(values.map((v
 
 /** The operation of a batch; which fields are needed depends on `type` (the server names a missing one). */
 export const BatchParams = Obj({
-  type: Type.Integer({ minimum: 1, maximum: 6 }),
+  type: Type.Integer({ minimum: 1, maximum: BATCH_TYPE_MAX }),
+  /** pool join / leave: the pool */
+  poolId: Type.Optional(Type.Integer({ minimum: 1 })),
   /** status change and standard-card operation: the lifecycle action */
   action: Type.Optional(lit(CARD_STATE_ACTIONS)),
   /** plan change: the basic plan release to change to */
@@ -128,6 +140,8 @@ export const BatchSummary = Type.Object({
     labelIds: Type.Optional(Type.Array(Type.Integer())),
     labelNames: Type.Optional(Type.Array(Type.String())),
     reason: Type.Optional(Type.String()),
+    poolId: Type.Optional(Type.Integer()),
+    poolName: Type.Optional(Type.String()),
   }),
   source: Type.Integer(),
   /** the uploaded file's name, when the cards came from a file */
@@ -223,7 +237,9 @@ export const getBatchPage = endpoint({
   summary: { zh: '批量操作记录（仅本租户，按权限可见的类型）', en: 'Batch operations (own tenant only, the types the caller may run)' },
   body: Obj({
     ...PageParams,
-    types: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 6 }), { maxItems: 6 })),
+    types: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: BATCH_TYPE_MAX }), { maxItems: BATCH_TYPE_MAX })),
+    /** pool changes: the batches of one pool */
+    poolId: Type.Optional(Type.Integer({ minimum: 1 })),
     state: Type.Optional(Type.Integer()),
     source: Type.Optional(Type.Integer()),
     createdBy: Type.Optional(Type.String({ maxLength: 64 })),

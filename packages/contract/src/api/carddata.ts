@@ -68,6 +68,9 @@ export const CardRow = Type.Object({
   /** the labels of labelIds the caller may see (platform labels and its own tenant's) */
   labels: Type.Array(Type.Object({ labelId: Type.Integer(), name: Type.String(), colour: Type.String() })),
   cardTypeId: Nullable(Type.Integer()),
+  /** the data pool the card is in (pool.ts) */
+  poolId: Nullable(Type.Integer()),
+  poolName: Nullable(Type.String()),
   cardTypeNameZh: Nullable(Type.String()),
   cardTypeNameEn: Nullable(Type.String()),
   custom1: Nullable(Type.String()),
@@ -103,6 +106,8 @@ export const CardListFilters = {
   labelIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 20 })),
   labelMatch: Type.Optional(Type.Union([Type.Literal('any'), Type.Literal('all')])),
   cardTypeId: Type.Optional(Type.Integer()),
+  /** the cards of one data pool */
+  poolId: Type.Optional(Type.Integer({ minimum: 1 })),
   firstUsedFrom: Type.Optional(DateOnly),
   firstUsedTo: Type.Optional(DateOnly),
   /** custom fields: exact (default) or prefix are index-served; contains reads the other filters' matches */

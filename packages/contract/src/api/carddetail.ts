@@ -97,6 +97,10 @@ export const CardBasicInfo = Type.Object({
   lastSessionAt: Nullable(Type.String()),
   batchId: Nullable(Type.String()),
   batchNo: Nullable(Type.String()),
+  /** the data pool the card is in (pool.ts), and its state */
+  poolId: Nullable(Type.Integer()),
+  poolName: Nullable(Type.String()),
+  poolState: Nullable(Type.Integer()),
   activatedAt: Nullable(Type.String()),
   firstUsedAt: Nullable(Type.String()),
   testEndAt: Nullable(Type.String()),

@@ -14,6 +14,7 @@ import { cardZoneBlocks } from './card-tables.ts';
 import { loadCardPlan, snapshotOf, type CardRow } from './card-service.ts';
 import { transition, type CardAction, type CardPlan, type StateActionType, type ZoneTarget } from './lifecycle.ts';
 import { labelFitsCard, labelsForBatch, type BatchLabel } from './batch-labels.ts';
+import { isPoolBatch, poolForBatch, poolNames, poolVerdict, type BatchPool } from '../pool/pool-members.ts';
 
 const { BatchType, BatchVerdict, BATCH_TYPE_PERMS } = batch;
 type Params = BodyOf<typeof batch.validateBatch>['params'];
@@ -31,6 +32,9 @@ export interface BatchOp {
   labelOp?: 'add' | 'remove' | 'replace';
   labelIds?: number[];
   labelNames?: string[];
+  /** pool join / leave */
+  poolId?: number;
+  poolName?: string;
   reason?: string;
 }
 
@@ -38,10 +42,13 @@ export interface Verdict {
   verdict: number;
   code?: ErrorCode;
   params?: Record<string, string | number>;
+  /** parameters that differ by language (e.g. a state's label) */
+  localParams?: { zh: Record<string, string | number>; en: Record<string, string | number> };
 }
 
 export const reasonOf = (v: Verdict) =>
-  v.code === undefined ? { zh: null, en: null } : { zh: errorMessage(v.code, 'zh', v.params), en: errorMessage(v.code, 'en', v.params) };
+  v.code === undefined ? { zh: null, en: null }
+    : { zh: errorMessage(v.code, 'zh', v.localParams?.zh ?? v.params), en: errorMessage(v.code, 'en', v.localParams?.en ?? v.params) };
 
 /** The caller may run batches of this type (any one of the type's codes). */
 export function mayRun(actor: Actor, type: number): boolean {
@@ -93,6 +100,13 @@ export async function checkParams(ex: Executor, p: Params, actor: Actor): Promis
     }
     case BatchType.DataRecovery:
       return { type: p.type, reason };
+    case BatchType.PoolJoin:
+    case BatchType.PoolLeave: {
+      if (!p.poolId) throw need('poolId', '请选择流量池', 'choose the pool');
+      const pool = await poolForBatch(ex, p.poolId, actor);
+      if (!pool) throw new AppError(ErrorCode.PoolNotFound);
+      return { type: p.type, poolId: pool.poolId, poolName: pool.name, reason };
+    }
     default:
       throw need('type', '不支持的操作类型', 'is not a batch type');
   }
@@ -116,6 +130,8 @@ export class Classifier {
   private plan: CardPlan | null = null;
   private zonePlan: number | null = null;
   private labels: Map<number, BatchLabel> | null = null;
+  private pool: BatchPool | null = null;
+  private poolNames = new Map<number, string>();
   private blocked = new Set<string>();
 
   private constructor(
@@ -129,12 +145,17 @@ export class Classifier {
     if (op.type === BatchType.PlanChange) c.plan = await loadCardPlan(ex, op.goodsReleaseId!);
     if (op.type === BatchType.Zone && op.targetKind === 'zone') c.zonePlan = await zonePlanOf(ex, op.targetId!);
     if (op.type === BatchType.Labels) c.labels = await labelsForBatch(ex, op.labelIds ?? [], actor);
+    if (isPoolBatch(op.type)) {
+      c.pool = await poolForBatch(ex, op.poolId ?? 0, actor);
+      if (!c.pool) throw new AppError(ErrorCode.PoolNotFound);
+    }
     return c;
   }
 
-  /** Loads the per-card facts of a chunk in one query (zone blocks of the chunk's cards). */
-  async prepare(ex: Executor, iccids: string[]): Promise<void> {
+  /** Loads the per-card facts of a chunk in one query (zone blocks of the chunk's cards, names of the pools they are in). */
+  async prepare(ex: Executor, iccids: string[], cardRows: Pick<CardRow, 'poolId'>[] = []): Promise<void> {
     this.blocked.clear();
+    if (isPoolBatch(this.op.type)) this.poolNames = await poolNames(ex, cardRows.map((r) => r.poolId));
     if (this.op.type !== BatchType.Zone || !iccids.length) return;
     const rows = await ex
       .select({ iccid: cardZoneBlocks.iccid })
@@ -148,6 +169,7 @@ export class Classifier {
     const op = this.op;
     const valid: Verdict = { verdict: BatchVerdict.Valid };
     if (op.type === BatchType.Labels) return this.classifyLabels(row);
+    if (isPoolBatch(op.type)) return poolVerdict(op.type, this.pool!, row, this.poolNames);
     if (op.type === BatchType.StandardCard && row.operationMode === PlanOperationMode.Professional) {
       return { verdict: BatchVerdict.Invalid, code: ErrorCode.BatchStandardOnly };
     }

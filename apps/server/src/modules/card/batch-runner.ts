@@ -19,6 +19,7 @@ import { applyCardAction, applyCardActions, loadCardPlan, type CardActor } from 
 import { labelsSql, mayRun, nextLabels, zoneTarget, type BatchOp } from './batch-ops.ts';
 import { labelFitsCard, labelsForBatch, type BatchLabel } from './batch-labels.ts';
 import type { CardAction, CardPlan } from './lifecycle.ts';
+import { applyPoolChunk, isPoolBatch } from '../pool/pool-members.ts';
 
 const { BatchType, BatchState, BatchItemStatus } = batch;
 
@@ -148,7 +149,9 @@ export class BatchRunner {
         order by seq limit ${CHUNK} for update skip locked`)) as unknown as { rows: { seq: number; iccid: string }[] };
       const items = res.rows;
       if (!items.length) return 0;
-      const outcomes = run.op.type === BatchType.Labels ? await this.labels(tx, run, items) : await this.cards(tx, run, items);
+      const outcomes = run.op.type === BatchType.Labels ? await this.labels(tx, run, items)
+        : isPoolBatch(run.op.type) ? await applyPoolChunk(tx, run.who.ctx, run.batchId, run.op, items)
+        : await this.cards(tx, run, items);
       const col = (f: (o: Outcome) => unknown) => sql.param(outcomes.map(f));
       await tx.execute(sql`
         update card_batch_items i set status = t.status, error_zh = t.zh, error_en = t.en, done_at = now()

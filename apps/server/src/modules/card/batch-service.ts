@@ -141,7 +141,7 @@ export class BatchService {
           ? await tx.select().from(cards).where(and(inArray(cards.iccid, wellFormed), tenantFilter(actor, { custId: cards.custId, rootCustId: cards.rootCustId })))
           : [];
         const byIccid = new Map(rows.map((r) => [r.iccid, r]));
-        await classifier.prepare(tx, rows.map((r) => r.iccid));
+        await classifier.prepare(tx, rows.map((r) => r.iccid), rows);
         for (const iccid of chunk) {
           const row = byIccid.get(iccid);
           if (!carddata.ICCID_RE.test(iccid)) verdicts.push({ verdict: BatchVerdict.Invalid, code: ErrorCode.BatchIccidInvalid });
@@ -233,6 +233,8 @@ export class BatchService {
     if (!allowed.length) return { list: [], total: 0, current: p.current, pageSize: p.pageSize };
     const w: SQL[] = [tenantFilter(actor, cardBatches), inArray(cardBatches.type, allowed)];
     if (q.state !== undefined) w.push(eq(cardBatches.state, q.state));
+    // the pool change screens: the join / leave batches of one pool
+    if (q.poolId !== undefined) w.push(sql`(${cardBatches.params} ->> 'poolId')::int = ${q.poolId}`);
     if (q.source !== undefined) w.push(eq(cardBatches.source, q.source));
     if (q.createdBy) w.push(eq(cardBatches.createdBy, q.createdBy));
     if (q.createdFrom) w.push(gte(cardBatches.createdAt, dayStart(q.createdFrom)));

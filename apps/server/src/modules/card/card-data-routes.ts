@@ -65,6 +65,7 @@ export function cardDataRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'custom2', title: { zh: '自定义字段 2', en: 'Custom field 2' } },
       { key: 'labelNames', title: { zh: '标签', en: 'Labels' } },
       { key: 'cardTypeName', title: { zh: '卡类型', en: 'Card type' } },
+      { key: 'poolName', title: { zh: '流量池', en: 'Pool' } },
       { key: 'createdAt', title: { zh: '入库时间', en: 'Added' }, type: 'datetime' },
     ],
   });

@@ -14,6 +14,7 @@ import { cardEventPacks, cardHistory, cardZoneBlocks, cards } from './card-table
 import { snapshotOf } from './card-service.ts';
 import { contractCycles, contractEndsAt, cycleEndsAt } from './lifecycle-model.ts';
 import { cardExtras } from './card-detail-links.ts';
+import { PoolService } from '../pool/pool-service.ts';
 
 export type CardRow = typeof cards.$inferSelect;
 type PlanRow = typeof basicPlans.$inferSelect;
@@ -54,12 +55,14 @@ export async function basicInfo(ex: Executor, row: CardRow) {
     ? await ex.select({ id: customers.custId, name: customers.custName }).from(customers).where(inArray(customers.custId, custIds))
     : [];
   const name = (id: number | null) => (id == null ? null : (custs.find((c) => c.id === id)?.name ?? null));
-  const extras = await cardExtras(ex, row);
+  const [extras, pools] = await Promise.all([cardExtras(ex, row), PoolService.namesFor(ex, row.poolId != null ? [row.poolId] : [])]);
+  const pool = row.poolId != null ? pools.get(row.poolId) : undefined;
   return {
     iccid: row.iccid, msisdn: row.msisdn, imsi: row.imsi, imei: row.imei, state: row.state, operatorId: row.operatorId,
     custId: row.custId, custName: name(row.custId), rootCustName: row.rootCustId !== row.custId ? name(row.rootCustId) : null,
     cardTypeId: row.cardTypeId, cardTypeName: extras.cardTypeName, labels: extras.labels, custom1: row.custom1, custom2: row.custom2,
-    online: row.online, lastSessionAt: iso(row.lastSessionAt), batchId: row.batchId, batchNo: row.batchNo, activatedAt: iso(row.activatedAt),
+    online: row.online, lastSessionAt: iso(row.lastSessionAt), batchId: row.batchId, batchNo: row.batchNo,
+    poolId: pool ? row.poolId : null, poolName: pool?.name ?? null, poolState: pool?.state ?? null, activatedAt: iso(row.activatedAt),
     firstUsedAt: iso(row.firstUsedAt), testEndAt: iso(row.testEndAt), silentEndAt: iso(row.silentEndAt), renewalMode: row.renewalMode,
     operationMode: row.operationMode, euicc: row.euicc, eid: row.eid, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
   };

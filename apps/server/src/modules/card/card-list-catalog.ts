@@ -9,6 +9,7 @@ import { contains } from '../../platform/paging.ts';
 import { cards } from './card-tables.ts';
 import { LabelService } from './labels.ts';
 import { cardTypeNamesById } from './card-types.ts';
+import { PoolService } from '../pool/pool-service.ts';
 
 type Query = BodyOf<typeof carddata.getSimListPage>;
 /** The columns a card list page shows (not the whole row: the lifecycle columns stay in the database). */
@@ -17,6 +18,7 @@ export const CARD_LIST_COLUMNS = {
   custId: cards.custId, goodsReleaseId: cards.goodsReleaseId, batchId: cards.batchId, batchNo: cards.batchNo, labelIds: cards.labelIds,
   cardTypeId: cards.cardTypeId, custom1: cards.custom1, custom2: cards.custom2, online: cards.online, euicc: cards.euicc,
   lastSessionAt: cards.lastSessionAt, activatedAt: cards.activatedAt, firstUsedAt: cards.firstUsedAt, createdAt: cards.createdAt,
+  poolId: cards.poolId,
 };
 type CardRow = Pick<typeof cards.$inferSelect, keyof typeof CARD_LIST_COLUMNS>;
 export type CardListRow = CardRow;
@@ -41,19 +43,26 @@ export function catalogFilters(q: Query): SQL[] {
     w.push(q.labelMatch === 'all' ? sql`${cards.labelIds} @> ${ids}` : sql`${cards.labelIds} && ${ids}`);
   }
   if (q.cardTypeId !== undefined) w.push(eq(cards.cardTypeId, q.cardTypeId));
+  // the partial index cards_pool_ix (pool_id, iccid) serves it in ICCID order; the tenant filter still applies,
+  // so another tenant's pool id matches none of the caller's cards
+  if (q.poolId !== undefined) w.push(eq(cards.poolId, q.poolId));
   if (q.firstUsedFrom) w.push(gte(cards.firstUsedAt, dayStart(q.firstUsedFrom)));
   if (q.firstUsedTo) w.push(lt(cards.firstUsedAt, nextDay(q.firstUsedTo)));
   for (const f of [customFilter(cards.custom1, q.custom1, q.custom1Match), customFilter(cards.custom2, q.custom2, q.custom2Match)]) if (f) w.push(f);
   return w;
 }
 
-/** Adds the labels the caller may see and the card type names to a decorated page (two small IN lookups). */
-export async function decorateCatalog<T extends { iccid: string }>(ex: Executor, actor: Actor, rows: CardRow[], page: T[]) {
+/**
+ * The labels the caller may see, the card type names and the pool names of a page's cards (three small IN lookups, side
+ * by side), as a function that adds them to a decorated row.
+ */
+export async function catalogOf(ex: Executor, actor: Actor, rows: CardRow[]) {
   const byIccid = new Map(rows.map((r) => [r.iccid, r]));
   const labelIds = [...new Set(rows.flatMap((r) => r.labelIds))];
   const typeIds = [...new Set(rows.map((r) => r.cardTypeId).filter((v): v is number => v != null))];
-  const [labels, types] = await Promise.all([LabelService.namesFor(ex, actor, labelIds), cardTypeNamesById(ex, typeIds)]);
-  return page.map((p) => {
+  const poolIds = [...new Set(rows.map((r) => r.poolId).filter((v): v is number => v != null))];
+  const [labels, types, pools] = await Promise.all([LabelService.namesFor(ex, actor, labelIds), cardTypeNamesById(ex, typeIds), PoolService.namesFor(ex, poolIds)]);
+  return <T extends { iccid: string }>(p: T) => {
     const r = byIccid.get(p.iccid);
     const type = r?.cardTypeId != null ? types.get(r.cardTypeId) : undefined;
     return {
@@ -62,8 +71,10 @@ export async function decorateCatalog<T extends { iccid: string }>(ex: Executor,
       cardTypeId: r?.cardTypeId ?? null,
       cardTypeNameZh: type?.nameZh ?? null,
       cardTypeNameEn: type?.nameEn ?? null,
+      poolId: r?.poolId ?? null,
+      poolName: r?.poolId != null ? (pools.get(r.poolId)?.name ?? null) : null,
     };
-  });
+  };
 }
 
 /** Export cells: label names, and the card type in both languages (the task's reader may read either). */

@@ -7,7 +7,7 @@ import { iso, pageOf } from '../../platform/paging.ts';
 import { customers } from '../account/tables.ts';
 import { basicPlans } from '../plan/plan-tables.ts';
 import { cards } from './card-tables.ts';
-import { CARD_LIST_COLUMNS, catalogFilters, decorateCatalog, labelFilteredPage, type CardListRow } from './card-list-catalog.ts';
+import { CARD_LIST_COLUMNS, catalogFilters, catalogOf, labelFilteredPage, type CardListRow } from './card-list-catalog.ts';
 
 type Query = BodyOf<typeof carddata.getSimListPage>;
 type CardRow = CardListRow;
@@ -70,7 +70,7 @@ export class CardListService {
     const cond = this.where(q, actor);
     // a label filter matching few cards: the page comes from the label index (card-list-catalog.ts)
     const labelled = opts.after ? null : await labelFilteredPage(this.db, q, cond, p);
-    if (labelled?.rows) return { list: await decorateCatalog(this.db, actor, labelled.rows, await this.decorate(labelled.rows)), ...capped(labelled.total), current: p.current, pageSize: p.pageSize };
+    if (labelled?.rows) return { list: await this.named(actor, labelled.rows), ...capped(labelled.total), current: p.current, pageSize: p.pageSize };
     const pageQuery = this.db
       .select(CARD_LIST_COLUMNS)
       .from(cards)
@@ -85,7 +85,7 @@ export class CardListService {
       opts.total === false ? Promise.resolve(Number.MAX_SAFE_INTEGER) : labelled ? Promise.resolve(labelled.total)
         : this.db.select({ n: count() }).from(this.db.select({ one: sql`1` }).from(cards).where(cond).limit(COUNT_CAP + 1).as('matched')).then((r) => Number(r[0].n)),
     ]);
-    return { list: await decorateCatalog(this.db, actor, rows, await this.decorate(rows)), ...(opts.total === false ? { total, totalCapped: false } : capped(total)), current: p.current, pageSize: p.pageSize };
+    return { list: await this.named(actor, rows), ...(opts.total === false ? { total, totalCapped: false } : capped(total)), current: p.current, pageSize: p.pageSize };
   }
 
   /** One page for a download task: by key (ICCID order) from the previous page's last card when known. */
@@ -101,6 +101,12 @@ export class CardListService {
       this.exportCursor.set(key(current), page.list[page.list.length - 1].iccid);
     }
     return page;
+  }
+
+  /** A page's rows with every name they show: all the look-ups run side by side (one round trip after the page). */
+  private async named(actor: Actor, rows: CardRow[]) {
+    const [page, catalog] = await Promise.all([this.decorate(rows), catalogOf(this.db, actor, rows)]);
+    return page.map(catalog);
   }
 
   /** Customer and plan names for one page, looked up by id (small IN lists, no join in the card query). */

@@ -46,6 +46,9 @@ export const cards = pgTable('cards', {
   nextDeadlineAt: ts('next_deadline_at'),
   cycleStartAt: ts('cycle_start_at'),
   cycleEndAt: ts('cycle_end_at'),
+  // the data pool the card is in (migration 0016, modules/pool)
+  poolId: integer('pool_id'),
+  poolJoinedAt: ts('pool_joined_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -19,6 +19,7 @@ import { apnOf, usageOperators, usagePlans, type UsageOperator, type UsagePlan }
 import { applyUseUpActions, quotaBars, releaseQuotaBlocks, type QuotaCard, type UsageDeps } from './usage-quota.ts';
 import { anyIccid, closeUnreportedSessions, rows, writeCardActivity, writeDaily, writeSessions, type CardTenant } from './usage-write.ts';
 import { ensureUsagePartitions } from './usage-partitions.ts';
+import { poolBars } from '../pool/pool-usage.ts';
 import { HOUR_MS, chinaDay, chinaDayStart, floorMinute } from './usage-time.ts';
 
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
@@ -51,7 +52,7 @@ export interface FeedRunResult {
   stats: WindowStats;
 }
 
-type FeedCard = QuotaCard & { msisdn: string | null; custId: number | null; rootCustId: number | null; online: boolean };
+type FeedCard = QuotaCard & { msisdn: string | null; custId: number | null; rootCustId: number | null; online: boolean; poolJoinedAt: Date | null };
 
 class FeedError extends Error {}
 
@@ -164,19 +165,22 @@ function withoutBars(period: Bar, bars: Bar[]): Bar[] {
 
 /**
  * When blocks bar each card from the network: from the moment any zone was blocked by a deactivation, or every zone
- * of its plan was blocked (by a user, a rule or the use-up action); and the use-up blocks of "block until cycle
+ * of its plan was blocked (by a user, a rule or the use-up action); while its data pool is blocked; and the use-up blocks of "block until cycle
  * end", including released ones while they lasted (so a window done after the release still leaves that time out).
  */
 async function barringOf(
   ex: Executor, chunk: FeedCard[], plans: Map<number, UsagePlan>, operators: Map<number, UsageOperator>, since: Date, to: Date,
 ): Promise<Map<string, Bar[]>> {
   const iccids = chunk.map((c) => c.iccid);
-  const [blocks, quota] = await Promise.all([
+  const [blocks, quota, pools] = await Promise.all([
     ex.select().from(cardZoneBlocks).where(anyIccid(cardZoneBlocks.iccid, iccids)),
     quotaBars(ex, chunk, operators, since, to),
+    poolBars(ex, chunk.map((c) => ({ iccid: c.iccid, poolId: c.poolId ?? null, poolJoinedAt: c.poolJoinedAt })), (id) => operators.get(id)?.billingDay ?? 1),
   ]);
   const out = new Map<string, Bar[]>();
   const bar = (iccid: string, from: number, until = Infinity) => out.set(iccid, [...(out.get(iccid) ?? []), { from, to: until }]);
+  // a blocked pool bars its member cards (modules/pool)
+  for (const [iccid, b] of pools) bar(iccid, b.from, b.to);
   for (const [iccid, list] of quota) for (const b of list) bar(iccid, b.from.getTime(), b.to?.getTime() ?? Infinity);
   const byCard = new Map<string, typeof blocks>();
   for (const b of blocks) byCard.set(b.iccid, [...(byCard.get(b.iccid) ?? []), b]);
@@ -283,6 +287,7 @@ export async function runUsageWindow(
       .select({
         iccid: cards.iccid, msisdn: cards.msisdn, state: cards.state, operatorId: cards.operatorId, custId: cards.custId, rootCustId: cards.rootCustId,
         goodsReleaseId: cards.goodsReleaseId, online: cards.online, cycleStartAt: cards.cycleStartAt, cycleEndAt: cards.cycleEndAt, updatedAt: cards.updatedAt,
+        poolId: cards.poolId, poolJoinedAt: cards.poolJoinedAt,
       })
       .from(cards)
       // serving cards, cards shown online, and cards changed since the window began (their usage before the change)

@@ -31,6 +31,8 @@ export interface QuotaCard {
   cycleStartAt: Date | null;
   cycleEndAt: Date | null;
   updatedAt: Date;
+  /** the data pool the card is in: the pool's rule applies instead of the plan's use-up action (modules/pool) */
+  poolId?: number | null;
 }
 
 export interface Cycle {
@@ -92,7 +94,8 @@ const failureOf = (e: unknown) => (e instanceof AppError ? `${e.code}: ${e.messa
 const actionTime = (card: QuotaCard, at: Date) => new Date(Math.min(Date.now(), Math.max(at.getTime(), card.updatedAt.getTime())));
 
 /**
- * Applies the plan's action after use-up to the active cards of this chunk whose cycle usage passed the quota.
+ * Applies the plan's action after use-up to the active cards of this chunk whose cycle usage passed the quota
+ * (cards in a data pool share the pool's quota: the pool's rule applies to them instead, modules/pool).
  * Each card is done in its own transaction that first records the exhaustion (primary key card + cycle), so the
  * action happens once per card and cycle even with two feed processes; a refusal by the lifecycle engine is
  * recorded on the exhaustion. Returns the cards acted on.
@@ -102,7 +105,7 @@ export async function applyUseUpActions(
 ): Promise<string[]> {
   const acting = cards.filter((c) => {
     const plan = c.goodsReleaseId != null ? plans.get(c.goodsReleaseId) : undefined;
-    return c.state === CardState.Activated && plan?.quotaBytes != null
+    return c.state === CardState.Activated && c.poolId == null && plan?.quotaBytes != null
       && (plan.useUpAction === PlanUseUpAction.NextStatus || plan.useUpAction === PlanUseUpAction.BlockUntilCycleEnd);
   });
   if (acting.length === 0) return [];

@@ -7,6 +7,7 @@ import type { ExportColumn } from '../../platform/exports.ts';
 import { UsageService } from './usage-service.ts';
 import { runUsageFeed } from './usage-feed.ts';
 import { dropExpiredSessionPartitions, ensureUsagePartitions } from './usage-partitions.ts';
+import { checkAllPools } from '../pool/pool-usage.ts';
 
 export const USAGE_FEED_QUEUE = 'usage-feed';
 export const USAGE_PARTITIONS_QUEUE = 'usage-partitions';
@@ -80,10 +81,14 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
   const feedDeps = { db: deps.db, config: deps.config };
   const minutes = deps.config.usageFeedMinutes;
   deps.jobs.define(USAGE_FEED_QUEUE, async () => {
-    await runUsageFeed(feedDeps, {
+    const runs = await runUsageFeed(feedDeps, {
       intervalMs: Math.max(1, minutes) * 60_000,
       log: (err, operatorId) => app.log.error({ err, operatorId }, 'usage feed failed'),
     });
+    // new usage: the pools' rule right away (it also runs every 5 minutes on its own, pool-routes.ts)
+    if (runs.some((r) => r.ran && r.windows > 0)) {
+      await checkAllPools(feedDeps, { log: (err, poolId) => app.log.error({ err, poolId }, 'pool usage check failed') });
+    }
   }, { retryLimit: 0, expireInSeconds: 10 * 60 });
   if (minutes > 0) deps.jobs.schedule(USAGE_FEED_QUEUE, '* * * * *');
   // monthly: the partitions of the coming months, and session records past their retention dropped a month at a time

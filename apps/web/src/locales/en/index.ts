@@ -19,5 +19,6 @@ import carddetail from './carddetail.ts';
 import diagnose from './diagnose.ts';
 import cardcat from './cardcat.ts';
 import usage from './usage.ts';
+import pool from './pool.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool };

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Input, Segmented, Space, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { batch, formatDateTime } from '@lynx/contract';
 import { DetailPage } from '../../../components/DetailPage.tsx';
 import { SearchTable } from '../../../components/SearchTable.tsx';
@@ -26,7 +26,10 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
   const qc = useQueryClient();
   const params = useParams();
   const batchId = params.batchId ?? '';
-  const routeTab = (ITEM_TABS as readonly string[]).includes(params.state ?? '') ? (params.state as ItemTab) : 'all';
+  // a pool change's fail log takes the tab from ?state= and opens on the failures (spec: /card/pool/change/fail-log/:batchId)
+  const [search] = useSearchParams();
+  const wanted = scope === 'pool' ? (search.get('state') ?? 'failed') : (params.state ?? '');
+  const routeTab = (ITEM_TABS as readonly string[]).includes(wanted) ? (wanted as ItemTab) : 'all';
   const [tab, setTab] = useState<ItemTab>(routeTab);
   const [iccid, setIccid] = useState('');
   useEffect(() => setTab(routeTab), [routeTab]);
@@ -112,7 +115,8 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
         b
           ? [
               { label: C('type'), value: BatchType.label(b.type, lang) },
-              { label: C('operation'), value: operationText(b, t), span: 2 },
+              { label: C('operation'), value: operationText(b, t), span: b.params.poolId ? 1 : 2 },
+              ...(b.params.poolId ? [{ label: C('pool'), value: <Link to={`/card/pool/detail/${b.params.poolId}`}>{b.params.poolName ?? b.params.poolId}</Link> }] : []),
               { label: C('state'), value: <StatusTag enumOf={BatchState} value={b.state} colors={STATE_COLORS} /> },
               { label: C('source'), value: b.fileName ? `${BatchSource.label(b.source, lang)}: ${b.fileName}` : BatchSource.label(b.source, lang) },
               { label: C('createdBy'), value: b.createdBy },

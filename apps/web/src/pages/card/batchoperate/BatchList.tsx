@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Dropdown, Progress, Space, Tooltip, Typography } from 'antd';
 import { DownloadOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import type { Dayjs } from 'dayjs';
 import { batch, formatDateTime, type ResponseOf } from '@lynx/contract';
 import { SearchTable, type SearchField } from '../../../components/SearchTable.tsx';
@@ -46,8 +46,8 @@ export function BatchProgress({ b }: { b: BatchSummary }) {
   );
 }
 
-/** The list of one batch screen, with the new-batch flow. */
-export function BatchList({ scope }: { scope: BatchScope }) {
+/** The list of one batch screen, with the new-batch flow (pool changes: optionally the batches of one pool). */
+export function BatchList({ scope, poolId }: { scope: BatchScope; poolId?: number }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const navigate = useNavigate();
@@ -56,15 +56,18 @@ export function BatchList({ scope }: { scope: BatchScope }) {
   const types = typesFor(scope, has);
   const routeType = Number(useParams().type);
   const initialType = types.includes(routeType) ? routeType : undefined;
-  const fixed = scope === 'card' ? (initialType ? { types: [initialType] } : undefined) : { types: SCOPES[scope].types as number[] };
-  const table = useSearchTable(batch.getBatchPage, { transform: batchFilters, fixed, refetchInterval: (p) => (running(p) ? POLL_MS : false) });
+  const isPool = scope === 'pool';
+  // pool changes: the type filter narrows the pool types (defaults); the other screens fix their types
+  const fixed = scope === 'card' ? (initialType ? { types: [initialType] } : undefined) : isPool ? (poolId ? { poolId } : undefined) : { types: SCOPES[scope].types as number[] };
+  const defaults = isPool ? { types: SCOPES.pool.types as number[] } : undefined;
+  const table = useSearchTable(batch.getBatchPage, { transform: batchFilters, fixed, defaults, refetchInterval: (p) => (running(p) ? POLL_MS : false) });
   const [open, setOpen] = useState(false);
   const B = (k: string, o?: Record<string, unknown>) => t(`batch.${k}`, o);
   const C = (k: string) => t(`batch.col.${k}`);
   const open_ = (b: BatchSummary) => navigate(detailPath(scope, b.batchId, b.state === BatchState.Validated ? 'invalid' : 'all'));
 
   const fields: SearchField[] = [
-    ...(scope === 'card' && !initialType ? [{ name: 'type', label: t('batch.filter.type'), type: 'enum' as const, enumOf: BatchType }] : []),
+    ...((scope === 'card' && !initialType) || isPool ? [{ name: 'type', label: t('batch.filter.type'), type: 'select' as const, options: SCOPES[scope].types.map((v) => ({ value: v, label: BatchType.label(v, lang) })) }] : []),
     { name: 'state', label: t('batch.filter.state'), type: 'enum', enumOf: BatchState },
     { name: 'source', label: t('batch.filter.source'), type: 'enum', enumOf: BatchSource },
     { name: 'createdBy', label: t('batch.filter.createdBy') },
@@ -96,21 +99,38 @@ export function BatchList({ scope }: { scope: BatchScope }) {
           </>
         }
         columns={[
-          ...(scope === 'card' ? [{ title: C('type'), dataIndex: 'type', width: 120, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{BatchType.label(v, lang)}</span> }] : []),
-          {
+          ...(isPool ? [
+            {
+              title: C('batchId'), dataIndex: 'batchId', width: 120, ellipsis: { showTitle: false },
+              render: (v: string, b: BatchSummary) => <Tooltip title={v}><Typography.Link onClick={() => open_(b)}>{v}</Typography.Link></Tooltip>,
+            },
+            {
+              title: C('pool'), key: 'pool', width: 160, ellipsis: true,
+              render: (_: unknown, b: BatchSummary) => (b.params.poolId ? <Link to={`/card/pool/detail/${b.params.poolId}`}>{b.params.poolName ?? b.params.poolId}</Link> : '-'),
+            },
+          ] : []),
+          ...(scope === 'card' || isPool ? [{ title: C('type'), dataIndex: 'type', width: 120, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{BatchType.label(v, lang)}</span> }] : []),
+          // a pool change's operation is its pool and type (shown above)
+          ...(isPool ? [] : [{
             title: C('operation'), key: 'operation', width: 200, ellipsis: true,
-            render: (_: unknown, b) => <Typography.Link onClick={() => open_(b)}>{operationText(b, t)}</Typography.Link>,
-          },
+            render: (_: unknown, b: BatchSummary) => <Typography.Link onClick={() => open_(b)}>{operationText(b, t)}</Typography.Link>,
+          }]),
           { title: C('state'), dataIndex: 'state', width: 100, render: (v: number) => <StatusTag enumOf={BatchState} value={v} colors={STATE_COLORS} /> },
           { title: C('progress'), key: 'progress', width: 170, render: (_: unknown, b) => <BatchProgress b={b} /> },
           {
-            title: C('counts'), key: 'counts', width: 190,
+            title: C('counts'), key: 'counts', width: isPool ? 260 : 190,
             render: (_: unknown, b) => (
               <Space size={4} wrap style={{ fontSize: 12 }}>
                 <span>{C('total')} {b.totalCount}</span>
                 <Typography.Text type="success" style={{ fontSize: 12 }}>{C('valid')} {b.validCount}</Typography.Text>
                 <Typography.Text type={b.invalidCount ? 'danger' : 'secondary'} style={{ fontSize: 12 }}>{C('invalid')} {b.invalidCount}</Typography.Text>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>{C('already')} {b.alreadyCount}</Typography.Text>
+                {isPool && b.state !== BatchState.Validated && b.state !== BatchState.Cancelled && (
+                  <>
+                    <Typography.Text type="success" style={{ fontSize: 12 }}>{C('succeeded')} {b.succeededCount}</Typography.Text>
+                    <Typography.Text type={b.failedCount ? 'danger' : 'secondary'} style={{ fontSize: 12 }}>{C('failed')} {b.failedCount}</Typography.Text>
+                  </>
+                )}
               </Space>
             ),
           },
@@ -121,13 +141,21 @@ export function BatchList({ scope }: { scope: BatchScope }) {
           { title: C('createdBy'), dataIndex: 'createdBy', width: 110, ellipsis: true },
           { title: C('createdAt'), dataIndex: 'createdAt', width: 165, render: (v: string) => formatDateTime(v) },
           {
-            title: t('common.actions'), key: 'actions', fixed: 'right', width: 80,
-            render: (_: unknown, b) => <Button type="link" size="small" onClick={() => open_(b)}>{t('common.detail')}</Button>,
+            title: t('common.actions'), key: 'actions', fixed: 'right', width: isPool ? 150 : 80,
+            render: (_: unknown, b) => (
+              <Space size={0}>
+                <Button type="link" size="small" onClick={() => open_(b)}>{t('common.detail')}</Button>
+                {isPool && b.failedCount + b.invalidCount > 0 && (
+                  <Button type="link" size="small" danger onClick={() => navigate(detailPath(scope, b.batchId, b.failedCount ? 'failed' : 'invalid'))} data-testid={`batch-failures-${b.batchId}`}>{C('failures')}</Button>
+                )}
+              </Space>
+            ),
           },
         ]}
       />
       <NewBatchModal
         open={open} onClose={() => setOpen(false)} scope={scope} types={types} initialType={initialType}
+        presets={isPool && poolId ? { poolId } : undefined}
         onConfirmed={(b) => { setOpen(false); navigate(detailPath(scope, b.batchId)); }}
       />
     </>

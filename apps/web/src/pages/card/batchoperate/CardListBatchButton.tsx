@@ -19,7 +19,8 @@ export function CardListBatchButton({ iccids, filters }: { iccids: string[]; fil
   const [open, setOpen] = useState(false);
   // the Card › Batch operations screen offers every type; without it, the shortcut screens the user holds
   const scopes: BatchScope[] = has(SCOPES.card.perm) ? ['card'] : (['status', 'standard', 'recovery'] as const).filter((s) => has(SCOPES[s].perm));
-  const types = [...new Set(scopes.flatMap((s) => typesFor(s, has)))];
+  // pool join / leave from the ticked cards too, for those who may move cards between pools
+  const types = [...new Set([...scopes, 'pool' as const].flatMap((s) => typesFor(s, has)))];
   if (!types.length) return null;
   return (
     <>
@@ -27,7 +28,7 @@ export function CardListBatchButton({ iccids, filters }: { iccids: string[]; fil
         <Button icon={<AppstoreAddOutlined />} onClick={() => setOpen(true)} data-testid="card-batch-button">{t('batch.fromCardList')}</Button>
       </Tooltip>
       <NewBatchModal
-        open={open} onClose={() => setOpen(false)} scope={scopes[0]} types={types} selection={iccids} filters={filters}
+        open={open} onClose={() => setOpen(false)} scope={scopes[0] ?? 'pool'} types={types} selection={iccids} filters={filters}
         onConfirmed={(b) => { setOpen(false); navigate(detailPath(scopeFor(b.type, has), b.batchId)); }}
       />
     </>

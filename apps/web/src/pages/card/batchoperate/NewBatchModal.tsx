@@ -27,13 +27,18 @@ export interface NewBatchProps {
   /** the card list's current filters */
   filters?: Record<string, unknown>;
   onConfirmed: (b: BatchSummary) => void;
+  /** step 1 values set by the caller (e.g. the pool of a pool's page) */
+  presets?: Record<string, unknown>;
+  /** fields of step 1 the user cannot change (e.g. 'type', 'poolId') */
+  locked?: readonly string[];
+  title?: string;
 }
 
 export const downloadTemplate = (format: 'xlsx' | 'csv', lang: 'zh' | 'en') =>
   void downloadFile(pathOf(batch.downloadBatchTemplate), { format, templateLang: lang }).catch(() => undefined);
 
 /** New batch: 1 the operation, 2 the cards (selection, filter, file or pasted ICCIDs), 3 the check and the confirmation. */
-export function NewBatchModal({ open, onClose, scope, types, initialType, selection, filters, onConfirmed }: NewBatchProps) {
+export function NewBatchModal({ open, onClose, scope, types, initialType, selection, filters, onConfirmed, presets, locked, title }: NewBatchProps) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const { message, modal } = App.useApp();
@@ -51,8 +56,8 @@ export function NewBatchModal({ open, onClose, scope, types, initialType, select
   const max = type === batch.BatchType.DataRecovery ? batch.DATA_RECOVERY_MAX_CARDS : SCOPES[scope].max;
 
   // the cards and filters as they were when the flow opened (the list behind it may change meanwhile)
-  const latest = useRef({ selection, filters, initialType, types });
-  latest.current = { selection, filters, initialType, types };
+  const latest = useRef({ selection, filters, initialType, types, presets });
+  latest.current = { selection, filters, initialType, types, presets };
   const [snap, setSnap] = useState<{ selection?: string[]; filters?: Record<string, unknown> }>({});
   useEffect(() => {
     if (!open) return;
@@ -65,7 +70,7 @@ export function NewBatchModal({ open, onClose, scope, types, initialType, select
     setPaste('');
     setSource(p.selection?.length ? 'selection' : p.filters ? 'filter' : 'paste');
     form.resetFields();
-    form.setFieldsValue({ type: p.initialType && p.types.includes(p.initialType) ? p.initialType : p.types[0] });
+    form.setFieldsValue({ type: p.initialType && p.types.includes(p.initialType) ? p.initialType : p.types[0], ...p.presets });
   }, [open, form]);
 
   const refresh = () => {
@@ -153,10 +158,10 @@ export function NewBatchModal({ open, onClose, scope, types, initialType, select
     ];
 
   return (
-    <Modal open={open} title={W('title')} width={step === 2 ? 1000 : 720} onCancel={() => !busy && onClose()} maskClosable={false} destroyOnHidden footer={footer}>
+    <Modal open={open} title={title ?? W('title')} width={step === 2 ? 1000 : 720} onCancel={() => !busy && onClose()} maskClosable={false} destroyOnHidden footer={footer}>
       <Steps current={step} size="small" style={{ marginBottom: 24 }} items={[{ title: W('step1') }, { title: W('step2') }, { title: W('step3') }]} />
       <Form form={form} layout="vertical" style={{ display: step === 0 ? undefined : 'none' }}>
-        <OperationFields form={form} types={types} />
+        <OperationFields form={form} types={types} locked={locked} />
       </Form>
       {step === 1 && (
         <Space orientation="vertical" style={{ width: '100%' }} size={12}>
@@ -218,7 +223,7 @@ function CheckResult({ result }: { result: BatchSummary }) {
   const C = (k: string) => t(`batch.col.${k}`);
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size={16}>
-      <Alert type="info" showIcon title={`${batch.BatchType.label(result.type, i18n.language === 'en' ? 'en' : 'zh')} · ${operationText(result, t)}`} description={W('checkHint')} />
+      <Alert type="info" showIcon title={batch.POOL_BATCH_TYPES.includes(result.type) ? operationText(result, t) /* already says join / leave */ : `${batch.BatchType.label(result.type, i18n.language === 'en' ? 'en' : 'zh')} · ${operationText(result, t)}`} description={W('checkHint')} />
       <Row gutter={16}>
         <Col span={5}><Statistic title={C('total')} value={result.totalCount} /></Col>
         <Col span={5}><Statistic title={C('valid')} value={result.validCount} styles={{ content: { color: '#389e0d' } }} /></Col>

@@ -2,7 +2,7 @@ import { Alert, Form, Input, Radio, Select } from 'antd';
 import type { FormInstance } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NetworkType, batch, carddata, cardcat, plan, type BodyOf } from '@lynx/contract';
+import { NetworkType, batch, carddata, cardcat, plan, pool, type BodyOf } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
 import { usePerm } from '../../../components/PermButton.tsx';
 
@@ -22,13 +22,16 @@ export function paramsOf(v: Record<string, any>): Params {
       return { type, labelOp: v.labelOp, labelIds: v.labelIds ?? [], ...reason };
     case BatchType.DataRecovery:
       return { type, ...reason };
+    case BatchType.PoolJoin:
+    case BatchType.PoolLeave:
+      return { type, poolId: v.poolId, ...reason };
     default:
       return { type, action: v.action, ...reason };
   }
 }
 
-/** Step 1 of a new batch: the type and the parameters its type needs. */
-export function OperationFields({ form, types }: { form: FormInstance; types: readonly number[] }) {
+/** Step 1 of a new batch: the type and the parameters its type needs (`locked`: fields preset by the caller, e.g. a pool's own page). */
+export function OperationFields({ form, types, locked = [] }: { form: FormInstance; types: readonly number[]; locked?: readonly string[] }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const W = (k: string) => t(`batch.wizard.${k}`);
@@ -54,12 +57,18 @@ export function OperationFields({ form, types }: { form: FormInstance; types: re
     queryFn: ({ signal }) => call(cardcat.getLabelOptions, {}, { signal, silent: true }),
     enabled: type === BatchType.Labels,
   });
+  const isPool = type === BatchType.PoolJoin || type === BatchType.PoolLeave;
+  const pools = useQuery({
+    queryKey: [pool.getPoolOptions.name, {}],
+    queryFn: ({ signal }) => call(pool.getPoolOptions, {}, { signal, silent: true }),
+    enabled: isPool,
+  });
   const planOptions = (plans.data?.list ?? []).map((p) => ({ value: p.goodsReleaseId, label: p.name }));
 
   return (
     <>
       <Form.Item name="type" label={W('type')} rules={required}>
-        <Select options={types.map((v) => ({ value: v, label: BatchType.label(v, lang) }))} data-testid="batch-type" />
+        <Select options={types.map((v) => ({ value: v, label: BatchType.label(v, lang) }))} disabled={locked.includes('type')} data-testid="batch-type" />
       </Form.Item>
       {(type === BatchType.StatusChange || type === BatchType.StandardCard) && (
         <Form.Item name="action" label={W('action')} rules={required}>
@@ -106,6 +115,12 @@ export function OperationFields({ form, types }: { form: FormInstance; types: re
               options={(labels.data ?? []).map((l) => ({ value: l.labelId, label: l.name }))} />
           </Form.Item>
         </>
+      )}
+      {isPool && (
+        <Form.Item name="poolId" label={W('pool')} rules={required} extra={type === BatchType.PoolJoin ? W('poolHint') : undefined}>
+          <Select placeholder={ph} showSearch optionFilterProp="label" loading={pools.isFetching} disabled={locked.includes('poolId')}
+            options={(pools.data ?? []).map((p) => ({ value: p.poolId, label: p.name }))} data-testid="batch-pool" />
+        </Form.Item>
       )}
       {type === BatchType.DataRecovery && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={W('recoveryHint')} />}
       <Form.Item name="reason" label={W('reason')} extra={W('reasonHint')}>

@@ -6,14 +6,19 @@ const { BatchType, BatchState, BatchItemStatus, BatchVerdict } = batch;
 export type BatchSummary = ResponseOf<typeof batch.getBatchDetail>;
 export type BatchItemRow = ResponseOf<typeof batch.getBatchItemPage>['list'][number];
 
-/** The four batch screens share one list, one detail and one new-batch flow; a scope says which types they show. */
-export type BatchScope = 'card' | 'status' | 'standard' | 'recovery';
+/**
+ * The batch screens share one list, one detail and one new-batch flow; a scope says which types they show. Pool
+ * changes (join / leave a pool) have their own screens under Card › Pools, not the card batch screen.
+ */
+export type BatchScope = 'card' | 'status' | 'standard' | 'recovery' | 'pool';
+const isPoolType = (type: number) => batch.POOL_BATCH_TYPES.includes(type);
 
 export const SCOPES: Record<BatchScope, { types: readonly number[]; base: string; perm: number; max: number }> = {
-  card: { types: BatchType.values, base: '/card/batchoperate', perm: batch.BatchPerm.CardBatch, max: batch.BATCH_MAX_CARDS },
+  card: { types: BatchType.values.filter((v) => !isPoolType(v)), base: '/card/batchoperate', perm: batch.BatchPerm.CardBatch, max: batch.BATCH_MAX_CARDS },
   status: { types: [BatchType.StatusChange], base: '/shortcuts/batchoperate', perm: batch.BatchPerm.BatchStatus, max: batch.BATCH_MAX_CARDS },
   standard: { types: [BatchType.StandardCard], base: '/shortcuts/standardsim', perm: batch.BatchPerm.StandardSim, max: batch.BATCH_MAX_CARDS },
   recovery: { types: [BatchType.DataRecovery], base: '/shortcuts/data-recovery', perm: batch.BatchPerm.DataRecovery, max: batch.DATA_RECOVERY_MAX_CARDS },
+  pool: { types: batch.POOL_BATCH_TYPES, base: '/card/pool/change', perm: batch.BatchPerm.Pools, max: batch.BATCH_MAX_CARDS },
 };
 
 /** The item filters of the detail route's :state segment. */
@@ -29,10 +34,13 @@ export const tabFilter = (tab: ItemTab): { status?: number; verdict?: number } =
     pending: { status: BatchItemStatus.Pending },
   })[tab];
 
-export const detailPath = (scope: BatchScope, batchId: string, tab: ItemTab = 'all') => `${SCOPES[scope].base}/detail/${batchId}/${tab}`;
+/** A batch's page; a pool change opens on its fail log (spec: /card/pool/change/fail-log/:batchId, the tab as ?state=). */
+export const detailPath = (scope: BatchScope, batchId: string, tab: ItemTab = 'all') =>
+  scope === 'pool' ? `${SCOPES.pool.base}/fail-log/${batchId}${tab === 'failed' ? '' : `?state=${tab}`}` : `${SCOPES[scope].base}/detail/${batchId}/${tab}`;
 
 /** The scope a batch of this type is best shown in, for a user holding these codes. */
 export function scopeFor(type: number, has: (perm: number) => boolean): BatchScope {
+  if (isPoolType(type)) return 'pool';
   if (has(batch.BatchPerm.CardBatch)) return 'card';
   if (type === BatchType.StandardCard) return 'standard';
   if (type === BatchType.DataRecovery) return 'recovery';
@@ -71,6 +79,9 @@ export function operationText(b: Pick<BatchSummary, 'type' | 'params'>, t: TFunc
       return p.labelNames?.length ? O(`labels.${p.labelOp ?? 'add'}`, { names: p.labelNames.join('、') }) : O('labels.none');
     case BatchType.DataRecovery:
       return O('recovery');
+    case BatchType.PoolJoin:
+    case BatchType.PoolLeave:
+      return O(b.type === BatchType.PoolJoin ? 'poolJoin' : 'poolLeave', { pool: p.poolName ?? p.poolId ?? '-' });
     default:
       return p.action ? t(`batch.action.${p.action}`) : '-';
   }

@@ -1,14 +1,16 @@
 import { useState, type ReactNode } from 'react';
 import { Alert, Card, Col, Descriptions, Empty, Progress, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   CardActionKind, CardChangeSource, CardState, CommServType, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode,
-  TariffType, carddetail, formatDateTime, formatMoney, formatSizeFromMB, type ResponseOf,
+  TariffType, carddetail, formatDateTime, formatMoney, formatSizeFromMB, pool, type ResponseOf,
 } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { STATE_COLORS } from '../list/index.tsx';
+import { POOL_STATE_COLORS } from '../../pool/shared.tsx';
 
 type Basic = ResponseOf<typeof carddetail.getCardDetail>;
 const dt = (v: string | null | undefined) => (v ? formatDateTime(v) : '-');
@@ -45,6 +47,12 @@ export function BasicTab({ d }: { d: Basic }) {
     ...(d.rootCustName ? [[f('rootCustomer'), d.rootCustName] as [string, ReactNode]] : []),
     [f('cardType'), d.cardTypeName ?? '-'],
     [f('labels'), d.labels.length ? <Space size={4} wrap>{d.labels.map((l) => <Tag key={l.labelId}>{l.name}</Tag>)}</Space> : '-'],
+    [t('pool.card.pool'), d.poolId ? (
+      <Space size={4} wrap>
+        <Link to={`/card/pool/detail/${d.poolId}`}>{d.poolName ?? d.poolId}</Link>
+        {d.poolState != null && <StatusTag enumOf={pool.PoolState} value={d.poolState} colors={POOL_STATE_COLORS} />}
+      </Space>
+    ) : '-'],
     [f('custom1'), d.custom1 ?? '-'],
     [f('custom2'), d.custom2 ?? '-'],
     [f('online'), <Tag color={d.online ? 'success' : 'default'}>{t(d.online ? 'carddetail.online' : 'carddetail.offline')}</Tag>],

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import type { ColumnsType } from 'antd/es/table';
-import { CardState, Operator, Perm, carddata, formatDateTime, plan, type ResponseOf } from '@lynx/contract';
+import { CardState, Operator, Perm, carddata, formatDateTime, plan, pool, type ResponseOf } from '@lynx/contract';
+import { Link } from 'react-router';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -54,6 +55,10 @@ export default function CardList() {
     queryFn: ({ signal }) => call(plan.getBasicPlanListPage, { pageSize: 500, category: 'basic' }, { signal, silent: true }),
     enabled: canPlans,
   });
+  const pools = useQuery({
+    queryKey: [pool.getPoolOptions.name, {}],
+    queryFn: ({ signal }) => call(pool.getPoolOptions, {}, { signal, silent: true }),
+  });
   const L = (k: string) => t(`carddata.list.${k}`);
   const digitsRule = (max: number) => ({ ...digits(max), message: L('digitsOnly') });
 
@@ -66,6 +71,10 @@ export default function CardList() {
     { title: L('customer'), dataIndex: 'custName', width: 180, render: (v: string | null) => v ?? <Tag>{L('stock')}</Tag> },
     { title: L('plan'), dataIndex: 'planName', width: 180, ellipsis: true, render: (v: string | null) => v ?? '-' },
     ...catalogColumns,
+    {
+      title: t('pool.card.pool'), dataIndex: 'poolId', width: 160, ellipsis: true,
+      render: (v: number | null, r: CardRow) => (v ? <Link to={`/card/pool/detail/${v}`}>{r.poolName ?? v}</Link> : '-'),
+    },
     {
       title: L('online'), dataIndex: 'online', width: 90,
       render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{L(v ? 'onlineYes' : 'onlineNo')}</Tag>,
@@ -147,6 +156,12 @@ export default function CardList() {
             <Col xs={24} sm={12} md={8} xl={6}>
               <Form.Item name="online" label={L('online')}>
                 <Select allowClear placeholder={t('common.all')} options={[{ value: 'yes', label: L('onlineYes') }, { value: 'no', label: L('onlineNo') }]} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} md={8} xl={6}>
+              <Form.Item name="poolId" label={t('pool.card.pool')}>
+                <Select allowClear showSearch optionFilterProp="label" placeholder={t('common.all')} loading={pools.isFetching} data-testid="card-search-pool"
+                  options={(pools.data ?? []).map((p) => ({ value: p.poolId, label: p.name }))} />
               </Form.Item>
             </Col>
             <CatalogFilters />

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import ExcelJS from 'exceljs';
 import { CardChangeSource, CardState, ErrorCode, ExportState, Operator, Perm, PlanOperationMode, RoleType, batch } from '@lynx/contract';
-import { backends, freshPostgres, multipart, startTestApp, waitFor, type TestApp } from './harness.ts';
+import { backends, freshPostgres, iccidsOf, insertCards, multipart, ownerOf, startTestApp, waitFor, type Owner, type TestApp, type TestCards } from './harness.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
 import { iccidColumn, uniqueIccids } from '../src/modules/card/batch-service.ts';
 import { nextLabels } from '../src/modules/card/batch-ops.ts';
@@ -20,7 +20,6 @@ const ITEMS = 'core/sim/batchOperate/getItemPage';
 const EXPORT = 'core/sim/batchOperate/exportItems';
 const APP_KEY = 'LYNXKEY5512BATCH';
 
-type Owner = { cust_id: number; root_cust_id: number } | null;
 
 describe('batch helpers (pure)', () => {
   it('collapses repeated ICCIDs and keeps the first order', () => {
@@ -38,16 +37,10 @@ describe('batch helpers (pure)', () => {
   });
 });
 
-/** Cards straight in the table, many at once (the import path has its own tests). */
-async function insertCards(t: TestApp, prefix: string, from: number, n: number, o: { state: number; owner: Owner; operatorId?: number; plan?: number | null; mode?: number }) {
-  const iccids = Array.from({ length: n }, (_, i) => `${prefix}${String(from + i).padStart(20 - prefix.length, '0')}`);
-  await t.database.sql.query(
-    `insert into cards (iccid, msisdn, imsi, state, operator_id, cust_id, root_cust_id, goods_release_id, operation_mode)
-     select i, '1064' || right(i, 9), '46011' || right(i, 10), $2, $3, $4, $5, $6, $7 from unnest($1::text[]) i`,
-    [iccids, o.state, o.operatorId ?? Operator.ChinaTelecom, o.owner?.cust_id ?? null, o.owner?.root_cust_id ?? null, o.plan ?? null, o.mode ?? PlanOperationMode.Standard],
-  );
-  return iccids;
-}
+type CardsOf = Omit<TestCards, 'operatorId'> & { operatorId?: number };
+/** Cards straight in the table (China Telecom unless told). */
+const cardsAt = (t: TestApp, prefix: string, from: number, n: number, o: CardsOf) =>
+  insertCards(t, iccidsOf(prefix, from, n), { ...o, operatorId: o.operatorId ?? Operator.ChinaTelecom });
 
 describe.each(backends)('card batches on %s', (backend) => {
   let t: TestApp;
@@ -57,8 +50,8 @@ describe.each(backends)('card batches on %s', (backend) => {
   let ent: Owner;
   let chan: Owner;
   let next = 0;
-  const fresh = async (n: number, o: Parameters<typeof insertCards>[4]) => {
-    const ids = await insertCards(t, '8986099', next, n, o);
+  const fresh = async (n: number, o: CardsOf) => {
+    const ids = await cardsAt(t, '8986099', next, n, o);
     next += n;
     return ids;
   };
@@ -68,10 +61,8 @@ describe.each(backends)('card batches on %s', (backend) => {
     admin = await t.login('admin');
     enterprise = await t.login('enterprise');
     channel = await t.login('channel');
-    const who = async (login: string) =>
-      (await t.database.sql.query<{ cust_id: number; root_cust_id: number }>('select cust_id, root_cust_id from accounts where login_name = $1', [login]))[0];
-    ent = await who('enterprise');
-    chan = await who('channel');
+    ent = await ownerOf(t, 'enterprise');
+    chan = await ownerOf(t, 'channel');
   });
   afterAll(() => t?.stop());
 
@@ -127,7 +118,7 @@ describe.each(backends)('card batches on %s', (backend) => {
     const ok = await t.call(VALIDATE, { params: { type: BatchType.DataRecovery }, sourceKind: 'selection', iccids: [...many.slice(0, 1000), many[0]] }, { token: admin });
     expect(ok.body.data).toMatchObject({ totalCount: 1000, invalidCount: 1000, duplicateCount: 1 });
     // a filter that matches more than the limit: refused before anything is read
-    await insertCards(t, '8986095', 0, 1001, { state: CardState.Activated, owner: ent });
+    await cardsAt(t, '8986095', 0, 1001, { state: CardState.Activated, owner: ent });
     const byFilter = await t.call(VALIDATE, { params: { type: BatchType.DataRecovery }, sourceKind: 'filter', filters: { iccid: '8986095' } }, { token: enterprise });
     expect(byFilter.body).toMatchObject({ errorCode: ErrorCode.BatchTooMany, msg: 'Selection too large (1001 cards): at most 1000 cards per batch, narrow the filters' });
     const narrowed = await t.call(VALIDATE, { params: { type: BatchType.DataRecovery }, sourceKind: 'filter', filters: { iccidStart: '89860950000000000000', iccidEnd: '89860950000000000999' } }, { token: enterprise });
@@ -168,8 +159,8 @@ describe.each(backends)('card batches on %s', (backend) => {
       adapter: 'simulator', appKey: APP_KEY, appSecret: simulatorSecretFor(APP_KEY), password: 'Plain-Password-Batch-2026', simFailIccidPattern: '89860977*',
     }, { token: admin });
     expect(saved.body.success).toBe(true);
-    const fine = await insertCards(t, '89860976', 0, 4, { state: CardState.Activated, owner: ent, operatorId: Operator.ChinaMobile });
-    const refused = await insertCards(t, '89860977', 0, 2, { state: CardState.Activated, owner: ent, operatorId: Operator.ChinaMobile });
+    const fine = await cardsAt(t, '89860976', 0, 4, { state: CardState.Activated, owner: ent, operatorId: Operator.ChinaMobile });
+    const refused = await cardsAt(t, '89860977', 0, 2, { state: CardState.Activated, owner: ent, operatorId: Operator.ChinaMobile });
     const v = await t.call(VALIDATE, { params: { type: BatchType.StatusChange, action: 'deactivate' }, sourceKind: 'selection', iccids: [...fine, ...refused] }, { token: enterprise });
     expect(v.body.data.validCount).toBe(6);
     // one card is retired by someone else before the batch is confirmed
@@ -316,7 +307,7 @@ describe.each(backends)('card batches on %s', (backend) => {
     expect((await items(so.body.data.batchId, enterprise, { verdict: BatchVerdict.Invalid })).data.list[0].reason).toBe('Only standard-version cards can take a standard-card operation');
 
     // labels: a label of the enterprise, a platform label; another customer's label is unknown to the enterprise
-    const lbl = async (name: string, owner: Owner) =>
+    const lbl = async (name: string, owner: Owner | null) =>
       (await t.database.sql.query<{ label_id: number }>('insert into card_labels (name, colour, cust_id, root_cust_id, created_by) values ($1, $2, $3, $4, $5) returning label_id',
         [name, '#1677ff', owner?.cust_id ?? null, owner?.root_cust_id ?? null, 'test']))[0].label_id;
     const own = await lbl('冷链', ent);
@@ -355,7 +346,7 @@ describe.each(backends)('a batch interrupted by a restart on %s', (backend) => {
       const token = await t.login('enterprise');
       const [ent] = await t.database.sql.query<{ cust_id: number; root_cust_id: number }>(`select cust_id, root_cust_id from accounts where login_name = 'enterprise'`);
       const N = backend === 'postgres' ? 2000 : 600;
-      const cards = await insertCards(t, '8986096', 0, N, { state: CardState.Inventory, owner: ent });
+      const cards = await cardsAt(t, '8986096', 0, N, { state: CardState.Inventory, owner: ent });
       const v = await t.call(VALIDATE, { params: { type: BatchType.StatusChange, action: 'activate' }, sourceKind: 'selection', iccids: cards }, { token });
       expect(v.body.data.validCount).toBe(N);
       const batchId = v.body.data.batchId;

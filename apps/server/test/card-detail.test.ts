@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import JSZip from 'jszip';
 import { CardActionKind, CardState, ErrorCode, Operator, RoleType, TariffType, carddetail } from '@lynx/contract';
-import { backends, startTestApp, waitFor, type TestApp } from './harness.ts';
+import { backends, ownerOf, startTestApp, waitFor, type TestApp } from './harness.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
 
 const { AllocationStatus, SmsStatus } = carddetail;
@@ -35,9 +35,7 @@ describe.each(backends)('card detail, allocation, SMS and QR codes on %s', (back
   beforeAll(async () => {
     t = await startTestApp(backend);
     [admin, enterprise, channel, sub] = await Promise.all(['admin', 'enterprise', 'channel', 'subcustomer'].map((l) => t.login(l)));
-    const who = async (login: string) =>
-      (await t.database.sql.query<{ cust_id: number; root_cust_id: number }>('select cust_id, root_cust_id from accounts where login_name = $1', [login]))[0];
-    [ent, chan, east] = await Promise.all([who('enterprise'), who('channel'), who('subcustomer')]);
+    [ent, chan, east] = await Promise.all([ownerOf(t, 'enterprise'), ownerOf(t, 'channel'), ownerOf(t, 'subcustomer')]);
     for (const r of await t.database.sql.query<{ code: string; id: number }>('select code, goods_release_id id from basic_plans')) plan[r.code] = r.id;
     // the China Telecom access configuration: SMS and card changes of CT cards go through the simulator
     const saved = await t.call('network/operatorsAccount/save', {

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CardActionKind, CardChangeSource, CardChangeType, CardState, ErrorCode, Operator, Perm, RoleType } from '@lynx/contract';
-import { backends, startTestApp, type TestApp } from './harness.ts';
+import { backends, ownerOf, startTestApp, type TestApp } from './harness.ts';
 import { NOT_SENT_NOTE } from '../src/modules/card/card-service.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
 
@@ -21,10 +21,8 @@ describe.each(backends)('card state changes on %s', (backend) => {
     admin = await t.login('admin');
     enterprise = await t.login('enterprise');
     channel = await t.login('channel');
-    const who = async (login: string) =>
-      (await t.database.sql.query<{ cust_id: number; root_cust_id: number }>('select cust_id, root_cust_id from accounts where login_name = $1', [login]))[0];
-    ent = await who('enterprise');
-    chan = await who('channel');
+    ent = await ownerOf(t, 'enterprise');
+    chan = await ownerOf(t, 'channel');
   });
   afterAll(() => t?.stop());
 

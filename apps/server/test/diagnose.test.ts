@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
   CardState, ErrorCode, Operator, PlanCycleUnit, PlanGoodsType, PlanOperationMode, PlanRenewalMode, PlanUseUpAction, RoleType, TariffType, diagnose,
 } from '@lynx/contract';
-import { backends, startTestApp, type TestApp } from './harness.ts';
+import { backends, ownerOf, startTestApp, type Owner, type TestApp } from './harness.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
 
 const DIAG = 'shortcuts/diagnose/intelligent';
@@ -15,7 +15,6 @@ const V = diagnose.DiagnoseVerdict;
 const DAY = 86_400_000;
 const APP_KEY = 'LYNXKEY7731DIAG';
 
-type Owner = { cust_id: number; root_cust_id: number };
 type Check = { key: string; verdict: number; explanation: { zh: string; en: string }; action: { zh: string; en: string } | null; actionKind: string; facts: { key: string; value: string | null }[] };
 
 describe.each(backends)('card diagnosis on %s', (backend) => {
@@ -37,11 +36,9 @@ describe.each(backends)('card diagnosis on %s', (backend) => {
     enterprise = await t.login('enterprise');
     channel = await t.login('channel');
     sub = await t.login('subcustomer');
-    const who = async (login: string) =>
-      (await t.database.sql.query<Owner>('select cust_id, root_cust_id from accounts where login_name = $1', [login]))[0];
-    ent = await who('enterprise');
-    chan = await who('channel');
-    east = await who('subcustomer');
+    ent = await ownerOf(t, 'enterprise');
+    chan = await ownerOf(t, 'channel');
+    east = await ownerOf(t, 'subcustomer');
     // a professional-version plan (diagnosis is for professional cards) with the demo APN and two zones
     const [p] = await t.database.sql.query<{ id: number }>(
       `insert into basic_plans (code, name, goods_type, tariff_type, sale_price, cycle_unit, cycle_value, duration_months, quota_mb, use_up_action,

@@ -102,3 +102,38 @@ export function multipart(parts: Part[]) {
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** A card's tenant columns: its customer and that customer's first-level customer. */
+export type Owner = { cust_id: number; root_cust_id: number };
+
+/** The tenant of a demo login (accounts carry their customer's columns; staff have nulls). */
+export async function ownerOf(t: TestApp, loginName: string): Promise<Owner> {
+  const [row] = await t.database.sql.query<Owner>('select cust_id, root_cust_id from accounts where login_name = $1', [loginName]);
+  if (!row) throw new Error(`no account ${loginName}`);
+  return row;
+}
+
+/** `n` twenty-digit ICCIDs: the prefix, then `from`, `from + 1`, … zero-padded. */
+export const iccidsOf = (prefix: string, from: number, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `${prefix}${String(from + i).padStart(20 - prefix.length, '0')}`);
+
+export interface TestCards {
+  state: number;
+  /** null: the platform stock */
+  owner: Owner | null;
+  operatorId: number;
+  plan?: number | null;
+  /** PlanOperationMode (standard 1 unless told) */
+  mode?: number;
+  online?: boolean;
+}
+
+/** Cards straight in the table, many at once, MSISDN and IMSI made from the ICCID (the import path has its own tests). */
+export async function insertCards(t: TestApp, iccids: string[], o: TestCards): Promise<string[]> {
+  await t.database.sql.query(
+    `insert into cards (iccid, msisdn, imsi, state, operator_id, cust_id, root_cust_id, goods_release_id, operation_mode, online)
+     select i, '1064' || right(i, 9), '46011' || right(i, 10), $2, $3, $4, $5, $6, $7, $8 from unnest($1::text[]) i`,
+    [iccids, o.state, o.operatorId, o.owner?.cust_id ?? null, o.owner?.root_cust_id ?? null, o.plan ?? null, o.mode ?? 1, o.online ?? false],
+  );
+  return iccids;
+}

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { CardState, ErrorCode, Operator, PlanOperationMode, PlanUseUpAction, batch, formatSize, pool as api } from '@lynx/contract';
-import { backends, multipart, startTestApp, waitFor, type TestApp } from './harness.ts';
+import { CardState, ErrorCode, Operator, PlanUseUpAction, batch, carddetail, formatSize, pool as api } from '@lynx/contract';
+import { backends, iccidsOf, insertCards, multipart, ownerOf, startTestApp, waitFor, type Owner, type TestApp } from './harness.ts';
 import { checkPool } from '../src/modules/pool/pool-usage.ts';
 import { runUsageWindow } from '../src/modules/usage/usage-feed.ts';
 import { clearUsagePlanCache } from '../src/modules/usage/usage-plans.ts';
@@ -25,7 +25,6 @@ const BATCHES = 'core/sim/batchOperate/getBatchListPage';
 const CARD_LIST = 'core/sim/simQuery/getSimListPage';
 const CARD_DETAIL = 'core/sim/simDetails/getParamsByIccid';
 
-type Owner = { cust_id: number; root_cust_id: number } | null;
 
 describe.each(backends)('data pools on %s', (backend) => {
   let t: TestApp;
@@ -48,16 +47,12 @@ describe.each(backends)('data pools on %s', (backend) => {
     return r.data;
   };
   /** Cards straight in the table (Telecom, the 1 MB plan, activated unless told). */
-  const cardsOf = async (count: number, o: { owner: Owner; state?: number; operatorId?: number; plan?: number | null; online?: boolean }) => {
-    const iccids = Array.from({ length: count }, (_, i) => `8986077${String(next + i).padStart(13, '0')}`);
+  const cardsOf = async (count: number, o: { owner: Owner | null; state?: number; operatorId?: number; plan?: number | null; online?: boolean }) => {
+    const iccids = iccidsOf('8986077', next, count);
     next += count;
-    await q(
-      `insert into cards (iccid, msisdn, imsi, state, operator_id, cust_id, root_cust_id, goods_release_id, operation_mode, online)
-       select i, '1064' || right(i, 9), '46011' || right(i, 10), $2, $3, $4, $5, $6, $7, $8 from unnest($1::text[]) i`,
-      [iccids, o.state ?? CardState.Activated, o.operatorId ?? Operator.ChinaTelecom, o.owner?.cust_id ?? null, o.owner?.root_cust_id ?? null,
-        o.plan === undefined ? plan1m : o.plan, PlanOperationMode.Standard, o.online ?? false],
-    );
-    return iccids;
+    return insertCards(t, iccids, {
+      ...o, state: o.state ?? CardState.Activated, operatorId: o.operatorId ?? Operator.ChinaTelecom, plan: o.plan === undefined ? plan1m : o.plan,
+    });
   };
   const savePool = (token: string, body: Record<string, unknown>, lang: 'zh' | 'en' = 'en') =>
     call(P.save, { operatorId: Operator.ChinaTelecom, exhaustAction: PoolExhaustAction.Block, alertPercent: 80, ...body }, token, lang);
@@ -86,11 +81,9 @@ describe.each(backends)('data pools on %s', (backend) => {
   beforeAll(async () => {
     t = await startTestApp(backend);
     [admin, enterprise, channel, sub] = await Promise.all(['admin', 'enterprise', 'channel', 'subcustomer'].map((l) => t.login(l)));
-    const who = async (login: string) =>
-      (await q<{ cust_id: number; root_cust_id: number }>('select cust_id, root_cust_id from accounts where login_name = $1', [login]))[0];
-    ent = await who('enterprise');
-    east = await who('subcustomer');
-    chan = await who('channel');
+    ent = await ownerOf(t, 'enterprise');
+    east = await ownerOf(t, 'subcustomer');
+    chan = await ownerOf(t, 'channel');
     const [p] = await q<{ id: number }>(`
       insert into basic_plans (code, name, goods_type, tariff_type, standard_price, sale_price, cycle_unit, cycle_value, duration_months, quota_mb,
         use_up_action, operator_id, operation_mode, renewal_mode, network_types, created_by)
@@ -253,6 +246,18 @@ describe.each(backends)('data pools on %s', (backend) => {
     expect(items[1]).toMatchObject({ iccid: two[1], error: `一个流量池最多 ${api.POOL_CARDS_MAX} 张卡` });
     expect(await poolOf(two[0])).toBe(pool.poolId);
     expect(await poolOf(two[1])).toBeNull();
+  });
+
+  it('a card distributed out of the pool\'s tenant leaves the pool, and the pool counts it no more', async () => {
+    const pool = ok(await savePool(enterprise, { name: 'East only', custId: east!.cust_id }));
+    const [x] = await cardsOf(1, { owner: east });
+    expect((await run(enterprise, BatchType.PoolJoin, pool.poolId, [x])).succeededCount).toBe(1);
+    expect(ok(await call(P.detail, { poolId: pool.poolId }, enterprise)).memberCount).toBe(1);
+    // the enterprise takes the card back from its second-level customer, whose pool cannot hold a card of the parent
+    const r = ok(await call(carddetail.assignCards.name, { mode: 'distribute', custId: ent!.cust_id, selection: { by: 'list', iccids: [x] }, expectedNum: 1 }, enterprise));
+    await waitFor(async () => (await poolOf(x)) === null && ok(await call(P.detail, { poolId: pool.poolId }, enterprise)).memberCount === 0, 20_000, 100);
+    expect(ok(await call(carddetail.getAssignResult.name, { allocationId: r.allocationId }, enterprise)).status).toBe(carddetail.AllocationStatus.Succeeded);
+    expect(ok(await call(P.cards, { poolId: pool.poolId }, enterprise)).list).toEqual([]);
   });
 
   it('usage rule: threshold once, block once under concurrency, unblock refused while used up, more cards lift it, a new cycle unblocks, a manual block stays', async () => {

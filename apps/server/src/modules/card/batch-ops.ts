@@ -55,6 +55,11 @@ export function mayRun(actor: Actor, type: number): boolean {
   return (BATCH_TYPE_PERMS[type] ?? []).some((p) => actor.permissions.has(p));
 }
 
+/** The caller may see batches of this type: those it may run, and pool changes with the pool page code (2060000). */
+export function mayView(actor: Actor, type: number): boolean {
+  return mayRun(actor, type) || (batch.POOL_BATCH_TYPES.includes(type) && actor.permissions.has(batch.BatchPerm.Pools));
+}
+
 const need = (field: string, zh: string, en: string) => new FieldError(`params.${field}`, { zh, en });
 
 /** Checks the parameters of a new batch for its type; answers the normalised operation. */

@@ -20,6 +20,7 @@ import { labelsSql, mayRun, nextLabels, zoneTarget, type BatchOp } from './batch
 import { labelFitsCard, labelsForBatch, type BatchLabel } from './batch-labels.ts';
 import type { CardAction, CardPlan } from './lifecycle.ts';
 import { applyPoolChunk, isPoolBatch } from '../pool/pool-members.ts';
+import { checkPool } from '../pool/pool-usage.ts';
 
 const { BatchType, BatchState, BatchItemStatus } = batch;
 
@@ -138,6 +139,11 @@ export class BatchRunner {
     }
     if (this.stopping) throw new Error(`batch ${batchId} interrupted by shutdown; the retry continues it`);
     await this.finish(batchId);
+    // the pool's usage rule once the cards have moved (joins raise the quota and may lift a quota block); its own
+    // transaction, after the chunks: a chunk only moves member_count, it does not re-count a large pool 50 times
+    if (isPoolBatch(run.op.type) && run.op.poolId) {
+      await checkPool(this.deps, run.op.poolId).catch((err) => this.log.error({ err, batchId }, 'pool usage check after a pool batch failed'));
+    }
   }
 
   /** Claims the next pending items and applies them; answers how many were claimed (0: nothing left to claim). */

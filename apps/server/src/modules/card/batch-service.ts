@@ -17,7 +17,7 @@ import { readSheet, type Cells } from '../../platform/spreadsheet.ts';
 import { cards } from './card-tables.ts';
 import { CardListService } from './card-list.ts';
 import { cardBatchItems, cardBatches } from './batch-tables.ts';
-import { checkParams, Classifier, mayRun, reasonOf, type BatchOp, type Verdict } from './batch-ops.ts';
+import { checkParams, Classifier, mayRun, mayView, reasonOf, type BatchOp, type Verdict } from './batch-ops.ts';
 
 const { BatchState, BatchSource, BatchVerdict, BatchItemStatus, BatchType, batchMaxOf } = batch;
 type ValidateBody = BodyOf<typeof batch.validateBatch>;
@@ -179,7 +179,10 @@ export class BatchService {
 
   // ---- confirm / cancel ----------------------------------------------------------------------------------------------
 
-  /** The batch if the actor may see it (its tenant and a type the actor may run), else 20005. */
+  /**
+   * The batch if the actor may see it (its tenant and a type the actor may run, or view: pool changes with the pool
+   * page code), else 20005. `lock`: for a change, which needs the type's run code.
+   */
   private async visible(ex: Executor, batchId: string, actor: Actor, lock = false): Promise<BatchRow> {
     if (!UUID_RE.test(batchId)) throw notFound();
     const q = ex
@@ -187,7 +190,7 @@ export class BatchService {
       .from(cardBatches)
       .where(and(eq(cardBatches.batchId, batchId), tenantFilter(actor, cardBatches)));
     const [b] = lock ? await q.for('update') : await q;
-    if (!b || !mayRun(actor, b.type)) throw notFound();
+    if (!b || !(lock ? mayRun(actor, b.type) : mayView(actor, b.type))) throw notFound();
     return b;
   }
 
@@ -226,10 +229,10 @@ export class BatchService {
 
   // ---- lists ---------------------------------------------------------------------------------------------------------
 
-  /** Batches of the caller's tenant, of the types the caller may run (optionally narrowed), newest first. */
+  /** Batches of the caller's tenant, of the types the caller may see (optionally narrowed), newest first. */
   async page(q: BodyOf<typeof batch.getBatchPage>, actor: Actor) {
     const p = pageOf(q);
-    const allowed = BatchType.values.filter((t) => mayRun(actor, t) && (!q.types?.length || q.types.includes(t)));
+    const allowed = BatchType.values.filter((t) => mayView(actor, t) && (!q.types?.length || q.types.includes(t)));
     if (!allowed.length) return { list: [], total: 0, current: p.current, pageSize: p.pageSize };
     const w: SQL[] = [tenantFilter(actor, cardBatches), inArray(cardBatches.type, allowed)];
     if (q.state !== undefined) w.push(eq(cardBatches.state, q.state));

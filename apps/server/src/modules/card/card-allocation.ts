@@ -24,6 +24,8 @@ import { CardListService } from './card-list.ts';
 import { applyCardActions, type CardServiceDeps } from './card-service.ts';
 import { targetOf, type StateActionType } from './lifecycle-model.ts';
 import { apnNamesOf } from './card-detail.ts';
+import { checkPool } from '../pool/pool-usage.ts';
+import { rows } from '../usage/usage-write.ts';
 
 const { AllocationStatus, AllocationInitialState, CARD_SELECTION_MAX } = api;
 export const ALLOCATION_QUEUE = 'card-allocation';
@@ -206,6 +208,7 @@ export class CardAllocationService {
     if (!a || (a.status !== AllocationStatus.Queued && a.status !== AllocationStatus.Running)) return;
     await db.update(cardAllocations).set({ status: AllocationStatus.Running }).where(eq(cardAllocations.allocationId, allocationId));
     let failedIccid: string | null = null;
+    let leftPools: number[] = [];
     try {
       const actor = await this.deps.actorOf(a.accountId);
       if (!actor || !actor.permissions.has(api.CardDetailPerm.Allocate)) throw new AppError(ErrorCode.PermissionDenied);
@@ -240,6 +243,16 @@ export class CardAllocationService {
             ...(plan ? { goodsReleaseId: plan.goodsReleaseId, operationMode: plan.operationMode, renewalMode: plan.renewalMode } : {}),
           })
           .where(inArray(cards.iccid, a.iccids));
+        // a pool belongs to a tenant (docs/pools.md): a card leaves a pool its new customer may not have it in. The
+        // pools' member counts are put right by their usage rule after this commits (locking a pool row here, after the
+        // cards, would take the locks in the opposite order to a pool batch)
+        const left = rows<{ pool_id: number }>(await tx.execute(sql`
+          update cards c set pool_id = null, pool_joined_at = null
+          from card_pools p
+          where c.iccid = any(${sql.param(a.iccids)}::text[]) and p.pool_id = c.pool_id
+            and not (case when p.cust_id = p.root_cust_id then p.root_cust_id = ${target.rootCustId} else p.cust_id = ${target.custId} end)
+          returning p.pool_id`));
+        leftPools = [...new Set(left.map((r) => Number(r.pool_id)))];
         const reason = a.mode === 'transfer'
           ? `划拨给 ${target.custName} / transferred to ${target.custName}`
           : `分配给 ${target.custName} / distributed to ${target.custName}`;
@@ -277,6 +290,7 @@ export class CardAllocationService {
         }
         await tx.update(cardAllocations).set({ status: AllocationStatus.Succeeded, finishedAt: new Date(), failedIccid: null }).where(eq(cardAllocations.allocationId, allocationId));
       });
+      for (const poolId of leftPools) await checkPool(this.deps, poolId).catch((err) => console.error('pool usage check after an allocation failed', err));
     } catch (err) {
       const e = err instanceof AppError ? err : null;
       if (!e) console.error('card allocation failed', err);

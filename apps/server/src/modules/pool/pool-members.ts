@@ -10,7 +10,6 @@ import { canSeeTenant, type SessionContext } from '../../platform/context.ts';
 import { cards } from '../card/card-tables.ts';
 import { cardPools } from './pool-tables.ts';
 import { poolFitsCard, visiblePoolFilter } from './pool-service.ts';
-import { checkPoolIn } from './pool-usage.ts';
 
 const { BatchType, BatchVerdict, BatchItemStatus } = batch;
 const { POOL_CARDS_MAX } = api;
@@ -95,7 +94,7 @@ export interface PoolOutcome {
 /**
  * Moves a chunk of a join / leave batch: the pool row and the chunk's cards locked, each card's verdict again
  * (it may have changed since validation), one UPDATE for the cards that still qualify, member_count moved by as
- * many in the same transaction, then the pool's usage rule (joins raise the quota and may lift a quota block).
+ * many in the same transaction. The pool's usage rule runs once the batch is done (batch-runner.ts).
  */
 export async function applyPoolChunk(
   tx: Tx, ctx: SessionContext, batchId: string, op: { type: number; poolId?: number }, items: { seq: number; iccid: string }[],
@@ -155,7 +154,6 @@ export async function applyPoolChunk(
       entity: 'cardPoolMembers', entityId: pool.poolId, custId: pool.custId, rootCustId: pool.rootCustId,
       after: { batchId, action: join ? 'join' : 'leave', poolId: pool.poolId, iccids: change },
     });
-    await checkPoolIn(tx, pool.poolId, new Date());
   }
   return out;
 }

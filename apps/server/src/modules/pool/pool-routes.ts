@@ -9,7 +9,7 @@ import { POOL_CHECK_QUEUE, checkAllPools } from './pool-usage.ts';
 /**
  * Data pools (Card › Pools): every call needs the pool page code (writes the "add pool" button code); the service
  * scopes every pool to the caller's tenant. Cards join and leave through the batch endpoints (types 7 and 8). The
- * usage rule runs every 5 minutes and after each usage feed run (usage-routes.ts), when the scheduled feed is on.
+ * usage rule runs every 15 minutes and after each usage feed run that brought usage (usage-routes.ts), when the scheduled feed is on.
  */
 export function poolRoutes(app: FastifyInstance, deps: AppDeps) {
   const pools = new PoolService(deps.db);
@@ -58,5 +58,5 @@ export function poolRoutes(app: FastifyInstance, deps: AppDeps) {
     await checkAllPools(deps, { log: (err, poolId) => app.log.error({ err, poolId }, 'pool usage check failed') });
   }, { retryLimit: 0, expireInSeconds: 5 * 60 });
   // with the scheduled usage feed (off under NODE_ENV=test, where tests run the rule themselves)
-  if (deps.config.usageFeedMinutes > 0) deps.jobs.schedule(POOL_CHECK_QUEUE, '*/5 * * * *');
+  if (deps.config.usageFeedMinutes > 0) deps.jobs.schedule(POOL_CHECK_QUEUE, '*/15 * * * *');
 }

@@ -230,7 +230,8 @@ export class PoolService {
   async cardPage(q: BodyOf<typeof api.getPoolCardPage>, actor: Actor) {
     const pool = await visiblePool(this.db, q.poolId, actor);
     const p = pageOf(q);
-    const w: SQL[] = [eq(cards.poolId, pool.poolId)];
+    // only cards of the pool's tenant (allocation takes a card out of a pool its new customer may not have it in)
+    const w: SQL[] = [eq(cards.poolId, pool.poolId), pool.custId === pool.rootCustId ? eq(cards.rootCustId, pool.rootCustId) : eq(cards.custId, pool.custId)];
     if (q.iccid) w.push(q.iccid.length < 19 ? sql`${cards.iccid} like ${q.iccid + '%'}` : eq(cards.iccid, q.iccid));
     if (q.state !== undefined) w.push(eq(cards.state, q.state));
     const cond = and(...w)!;

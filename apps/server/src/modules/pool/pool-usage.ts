@@ -88,6 +88,8 @@ export const snapshotOf = (m: PoolMeasure, now: Date) => ({
 export async function checkPoolIn(tx: Tx, poolId: number, now: Date): Promise<PoolRow | null> {
   const [pool] = await tx.select().from(cardPools).where(eq(cardPools.poolId, poolId)).for('update');
   if (!pool) return null;
+  // a check that waited for the lock while a later one ran (e.g. across a cycle start) must not undo it
+  if (pool.usageCheckedAt && pool.usageCheckedAt.getTime() > now.getTime()) return pool;
   const m = await measurePool(tx, pool, now);
   const events: PoolEventInput[] = [];
   let state = pool.state;
@@ -96,10 +98,11 @@ export async function checkPoolIn(tx: Tx, poolId: number, now: Date): Promise<Po
   let alerted = pool.alertedCycleStart;
   const byRule = state === PoolState.Blocked && blockedBy === POOL_RULE;
   if (byRule && blockedAt! < m.cycle.start) {
-    events.push({ type: PoolEventType.CycleUnblocked, actor: POOL_RULE, reason: '新周期开始 / a new cycle began' });
+    events.push({ type: PoolEventType.CycleUnblocked, actor: POOL_RULE });
     state = PoolState.Normal;
-  } else if (byRule && (m.usedBytes <= m.quotaBytes || pool.exhaustAction !== PoolExhaustAction.Block)) {
-    events.push({ type: PoolEventType.QuotaUnblocked, actor: POOL_RULE, reason: '额度不低于用量 / the quota is at or above the usage' });
+  } else if (byRule && (m.usedBytes <= m.quotaBytes || m.quotaBytes === 0 || pool.exhaustAction !== PoolExhaustAction.Block)) {
+    // (the event type says why; the used / quota columns of the event show the numbers)
+    events.push({ type: PoolEventType.QuotaUnblocked, actor: POOL_RULE });
     state = PoolState.Normal;
   }
   if (state === PoolState.Normal) {
@@ -110,8 +113,9 @@ export async function checkPoolIn(tx: Tx, poolId: number, now: Date): Promise<Po
     events.push({ type: PoolEventType.ThresholdReached, actor: POOL_RULE, reason: `${pool.alertPercent}%` });
     alerted = m.cycle.start;
   }
-  if (state === PoolState.Normal && m.usedBytes > m.quotaBytes && pool.exhaustAction === PoolExhaustAction.Block) {
-    events.push({ type: PoolEventType.QuotaBlocked, actor: POOL_RULE, reason: '本周期用量超过池额度 / usage above the quota this cycle' });
+  // a pool without any quota (its members' plans have none) is never blocked for use-up
+  if (state === PoolState.Normal && m.quotaBytes > 0 && m.usedBytes > m.quotaBytes && pool.exhaustAction === PoolExhaustAction.Block) {
+    events.push({ type: PoolEventType.QuotaBlocked, actor: POOL_RULE });
     state = PoolState.Blocked;
     blockedAt = now;
     blockedBy = POOL_RULE;
@@ -131,7 +135,8 @@ export function checkPool(deps: { db: Db }, poolId: number, now = new Date()): P
 }
 
 /**
- * The rule on every pool with members or a block (every 5 minutes, and after each usage feed run). One failing pool
+ * The rule on every pool with members or a block: after each usage feed run that brought new usage (every 5 minutes
+ * by default), and every 15 minutes on its own (cycle starts while no usage comes). One failing pool
  * is logged and the others go on; the embedded database runs in this thread, so it yields between pools.
  */
 export async function checkAllPools(

@@ -85,7 +85,7 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
       intervalMs: Math.max(1, minutes) * 60_000,
       log: (err, operatorId) => app.log.error({ err, operatorId }, 'usage feed failed'),
     });
-    // new usage: the pools' rule right away (it also runs every 5 minutes on its own, pool-routes.ts)
+    // new usage: the pools' rule right away (it also runs every 15 minutes on its own, pool-routes.ts)
     if (runs.some((r) => r.ran && r.windows > 0)) {
       await checkAllPools(feedDeps, { log: (err, poolId) => app.log.error({ err, poolId }, 'pool usage check failed') });
     }

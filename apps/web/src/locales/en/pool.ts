@@ -96,6 +96,7 @@ const en: Messages<typeof zh> = {
     onlineNo: 'Offline',
     joinedAt: 'Joined',
     emptyHint: 'The pool holds no cards yet. Click "Add cards" to paste ICCIDs or upload a file.',
+    batchDone: 'Done: {{succeeded}} cards moved, {{failed}} failed. The cards and the usage below are up to date.',
     batchStarted: 'The cards are being moved; the card list and the usage update when it is done.',
     viewChanges: 'View the changes',
   },

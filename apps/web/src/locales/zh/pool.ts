@@ -94,6 +94,7 @@ export default {
     onlineNo: '离线',
     joinedAt: '加入时间',
     emptyHint: '流量池内还没有卡。点击“加入卡”粘贴 ICCID 或上传文件。',
+    batchDone: '已完成：成功 {{succeeded}} 张，失败 {{failed}} 张；下方成员卡和用量已更新。',
     batchStarted: '卡的移入/移出已开始执行，完成后成员卡列表和用量会更新。',
     viewChanges: '查看变更记录',
   },

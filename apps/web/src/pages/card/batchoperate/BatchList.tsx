@@ -59,7 +59,8 @@ export function BatchList({ scope, poolId }: { scope: BatchScope; poolId?: numbe
   const isPool = scope === 'pool';
   // pool changes: the type filter narrows the pool types (defaults); the other screens fix their types
   const fixed = scope === 'card' ? (initialType ? { types: [initialType] } : undefined) : isPool ? (poolId ? { poolId } : undefined) : { types: SCOPES[scope].types as number[] };
-  const defaults = isPool ? { types: SCOPES.pool.types as number[] } : undefined;
+  // the card batch screen without a type chosen: its own types (pool changes are listed under Card › Pools)
+  const defaults = isPool ? { types: SCOPES.pool.types as number[] } : scope === 'card' ? { types: SCOPES.card.types as number[] } : undefined;
   const table = useSearchTable(batch.getBatchPage, { transform: batchFilters, fixed, defaults, refetchInterval: (p) => (running(p) ? POLL_MS : false) });
   const [open, setOpen] = useState(false);
   const B = (k: string, o?: Record<string, unknown>) => t(`batch.${k}`, o);

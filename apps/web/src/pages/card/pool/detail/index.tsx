@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, App, Button, Card, Col, Row, Space, Statistic, Tag, Typography } from 'antd';
 import { MinusCircleOutlined, PlusCircleOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -47,7 +47,22 @@ export default function PoolDetail() {
   const [editing, setEditing] = useState(false);
   const [moving, setMoving] = useState<number | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
-  const [started, setStarted] = useState(false);
+  // the join / leave batch started here: followed until it is done, then the members and the usage are read again
+  const [started, setStarted] = useState<string | null>(null);
+  const progress = useQuery({
+    queryKey: [batch.getBatchDetail.name, started],
+    queryFn: ({ signal }) => call(batch.getBatchDetail, { batchId: started! }, { signal, silent: true }),
+    enabled: !!started,
+    refetchInterval: (q) => (q.state.data?.state === batch.BatchState.Done ? false : 2000),
+  });
+  const finished = progress.data?.state === batch.BatchState.Done ? progress.data : null;
+  const refreshedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (finished && refreshedFor.current !== finished.batchId) {
+      refreshedFor.current = finished.batchId;
+      refresh();
+    }
+  }, [finished, refresh]);
   const [counting, setCounting] = useState(false);
   const actions = usePoolActions({
     onDeleted: () => {
@@ -58,7 +73,7 @@ export default function PoolDetail() {
   const F = (k: string) => t(`pool.f.${k}`);
   const U = (k: string, o?: Record<string, unknown>) => t(`pool.usage.${k}`, o);
   const A = (k: string, o?: Record<string, unknown>) => t(`pool.action.${k}`, o);
-  const M = (k: string) => t(`pool.members.${k}`);
+  const M = (k: string, o?: Record<string, unknown>) => t(`pool.members.${k}`, o);
   const p = detail.data;
 
   const recount = async () => {
@@ -136,8 +151,8 @@ export default function PoolDetail() {
         </Card>
       )}
       {started && p && (
-        <Alert type="success" showIcon closable onClose={() => setStarted(false)} style={{ marginBottom: 12 }}
-          title={<>{M('batchStarted')} <Link to={poolChangesPath(p.poolId)}>{M('viewChanges')}</Link></>} data-testid="pool-batch-started" />
+        <Alert type={finished ? 'success' : 'info'} showIcon closable onClose={() => setStarted(null)} style={{ marginBottom: 12 }}
+          title={<>{finished ? M('batchDone', { succeeded: finished.succeededCount, failed: finished.failedCount }) : M('batchStarted')} <Link to={poolChangesPath(p.poolId)}>{M('viewChanges')}</Link></>} data-testid="pool-batch-started" />
       )}
       <SearchTable<MemberRow>
         table={members}
@@ -182,10 +197,10 @@ export default function PoolDetail() {
           locked={['type', 'poolId']}
           selection={moving === BatchType.PoolLeave ? selected : undefined}
           title={moving === BatchType.PoolLeave ? A('removeCards') : A('addCards')}
-          onConfirmed={() => {
+          onConfirmed={(b) => {
             setMoving(null);
             setSelected([]);
-            setStarted(true);
+            setStarted(b.batchId);
             refresh();
           }}
         />

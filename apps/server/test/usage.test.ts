@@ -414,9 +414,14 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
       const allowed = new Set((await q<{ iccid: string }>(`select distinct iccid from card_usage_daily where ${where}`)).map((x) => x.iccid));
       expect(daily.list.every((x: { iccid: string }) => allowed.has(x.iccid)), who).toBe(true);
       const sessions = ok(await t.call('shortcuts/queryFlow/getFlowSessionPage', { startDate, endDate, pageSize: 100 }, { token }));
+      // the total comes from the per-customer rollup of the operator's daily counters ("sessions started that day"),
+      // exactly; the session records are the operator's per-session feed. The two agree but for a session now and then
+      // at a feed window's edge (seen 1 in 6,000 at some clock times), so the records are held to a close match
+      const rolled = await n(`select coalesce(sum(sessions), 0) n from card_usage_daily_cust where ${where} and day between $1 and $2`, [startDate, endDate]);
+      expect(sessions.total, who).toBe(rolled);
       const ws = await n(`select count(*) n from card_sessions where ${where} and started_at >= $1 and started_at < $2`,
         [new Date(chinaDayStart(startDate)).toISOString(), new Date(chinaDayStart(addDay(endDate, 1))).toISOString()]);
-      expect(sessions.total, who).toBe(ws);
+      expect(Math.abs(sessions.total - ws), who).toBeLessThanOrEqual(Math.max(2, Math.ceil(ws / 1000)));
       expect(sessions.list.every((x: { iccid: string }) => allowed.has(x.iccid)), who).toBe(true);
     }
     // a customer filter inside the scope narrows it; outside the scope it finds nothing

@@ -260,6 +260,16 @@ describe.each(backends)('data pools on %s', (backend) => {
     expect(ok(await call(P.cards, { poolId: pool.poolId }, enterprise)).list).toEqual([]);
   });
 
+  it('a second-level customer\'s card in its parent\'s pool shows no pool to that customer', async () => {
+    const pool = ok(await savePool(enterprise, { name: 'Tree pool' }));
+    const [x] = await cardsOf(1, { owner: east });
+    expect((await run(enterprise, BatchType.PoolJoin, pool.poolId, [x])).succeededCount).toBe(1);
+    expect(ok(await call(CARD_LIST, { iccid: x }, enterprise)).list[0]).toMatchObject({ poolId: pool.poolId, poolName: 'Tree pool' });
+    expect(ok(await call(CARD_LIST, { iccid: x }, sub)).list[0]).toMatchObject({ iccid: x, poolId: null, poolName: null });
+    expect(ok(await call(CARD_DETAIL, { iccid: x }, sub))).toMatchObject({ poolId: null, poolName: null, poolState: null });
+    expect(ok(await call(CARD_DETAIL, { iccid: x }, enterprise))).toMatchObject({ poolId: pool.poolId, poolName: 'Tree pool' });
+  });
+
   it('usage rule: threshold once, block once under concurrency, unblock refused while used up, more cards lift it, a new cycle unblocks, a manual block stays', async () => {
     const pool = ok(await savePool(enterprise, { name: 'Rule', alertPercent: 50 }));
     const [a, b, c] = await cardsOf(3, { owner: ent });

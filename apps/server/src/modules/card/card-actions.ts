@@ -80,7 +80,7 @@ export function cardActions(deps: CardServiceDeps) {
             before: { custom1: row.custom1, custom2: row.custom2 }, after: { custom1: after.custom1, custom2: after.custom2 },
           });
         }
-        return basicInfo(tx, after);
+        return basicInfo(tx, after, ctx.actor);
       });
     },
 

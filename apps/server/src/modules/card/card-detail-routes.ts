@@ -20,7 +20,7 @@ export function cardDetailRoutes(app: FastifyInstance, deps: AppDeps) {
   const allocation = new CardAllocationService({ ...deps, actorOf: (id) => deps.sessions.actorOf(id) });
   const s = (ctx: unknown) => ctx as SessionContext;
 
-  bind(app, deps, api.getCardDetail, async (b, ctx) => basicInfo(db, await visibleCard(db, ctx.actor, b.iccid)));
+  bind(app, deps, api.getCardDetail, async (b, ctx) => basicInfo(db, await visibleCard(db, ctx.actor, b.iccid), ctx.actor));
   bind(app, deps, api.getCardHistoryPage, async (b, ctx) => historyPage(db, await visibleCard(db, ctx.actor, b.iccid), b));
   bind(app, deps, api.getCardCycle, async (b, ctx) => cycleInfo(db, await visibleCard(db, ctx.actor, b.iccid)));
   bind(app, deps, api.getCardPolicy, async (b, ctx) => policyInfo(db, await visibleCard(db, ctx.actor, b.iccid)));

@@ -49,13 +49,13 @@ async function planOf(ex: Executor, id: number | null): Promise<PlanRow | null> 
   return p ?? null;
 }
 
-export async function basicInfo(ex: Executor, row: CardRow) {
+export async function basicInfo(ex: Executor, row: CardRow, actor: Actor) {
   const custIds = [row.custId, row.rootCustId].filter((v): v is number => v != null);
   const custs = custIds.length
     ? await ex.select({ id: customers.custId, name: customers.custName }).from(customers).where(inArray(customers.custId, custIds))
     : [];
   const name = (id: number | null) => (id == null ? null : (custs.find((c) => c.id === id)?.name ?? null));
-  const [extras, pools] = await Promise.all([cardExtras(ex, row), PoolService.namesFor(ex, row.poolId != null ? [row.poolId] : [])]);
+  const [extras, pools] = await Promise.all([cardExtras(ex, row), PoolService.namesFor(ex, actor, row.poolId != null ? [row.poolId] : [])]);
   const pool = row.poolId != null ? pools.get(row.poolId) : undefined;
   return {
     iccid: row.iccid, msisdn: row.msisdn, imsi: row.imsi, imei: row.imei, state: row.state, operatorId: row.operatorId,

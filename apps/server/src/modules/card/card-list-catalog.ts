@@ -61,7 +61,7 @@ export async function catalogOf(ex: Executor, actor: Actor, rows: CardRow[]) {
   const labelIds = [...new Set(rows.flatMap((r) => r.labelIds))];
   const typeIds = [...new Set(rows.map((r) => r.cardTypeId).filter((v): v is number => v != null))];
   const poolIds = [...new Set(rows.map((r) => r.poolId).filter((v): v is number => v != null))];
-  const [labels, types, pools] = await Promise.all([LabelService.namesFor(ex, actor, labelIds), cardTypeNamesById(ex, typeIds), PoolService.namesFor(ex, poolIds)]);
+  const [labels, types, pools] = await Promise.all([LabelService.namesFor(ex, actor, labelIds), cardTypeNamesById(ex, typeIds), PoolService.namesFor(ex, actor, poolIds)]);
   return (r: CardRow) => {
     const type = r.cardTypeId != null ? types.get(r.cardTypeId) : undefined;
     const shown = [];
@@ -74,7 +74,8 @@ export async function catalogOf(ex: Executor, actor: Actor, rows: CardRow[]) {
       cardTypeId: r.cardTypeId,
       cardTypeNameZh: type?.nameZh ?? null,
       cardTypeNameEn: type?.nameEn ?? null,
-      poolId: r.poolId,
+      // a pool the caller may not open is not shown (a second-level customer's card in its parent's pool)
+      poolId: r.poolId != null && pools.has(r.poolId) ? r.poolId : null,
       poolName: r.poolId != null ? (pools.get(r.poolId)?.name ?? null) : null,
     };
   };

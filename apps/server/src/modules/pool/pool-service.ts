@@ -292,11 +292,15 @@ export class PoolService {
     };
   }
 
-  /** Name and state of pools by id, for a page of cards (the card list, the card detail). */
-  static async namesFor(ex: Executor, ids: number[]): Promise<Map<number, { name: string; state: number }>> {
+  /**
+   * Name and state of the pools among `ids` the actor may see, for a page of cards (the card list, the card detail): a
+   * second-level customer's card in its parent's pool shows no pool it could not open.
+   */
+  static async namesFor(ex: Executor, actor: Actor, ids: number[]): Promise<Map<number, { name: string; state: number }>> {
     const uniq = [...new Set(ids)];
     if (!uniq.length) return new Map();
-    const rows = await ex.select({ id: cardPools.poolId, name: cardPools.name, state: cardPools.state }).from(cardPools).where(inArray(cardPools.poolId, uniq));
+    const rows = await ex.select({ id: cardPools.poolId, name: cardPools.name, state: cardPools.state }).from(cardPools)
+      .where(and(inArray(cardPools.poolId, uniq), visiblePoolFilter(actor)));
     return new Map(rows.map((r) => [r.id, { name: r.name, state: r.state }]));
   }
 }

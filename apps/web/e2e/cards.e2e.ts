@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CardState, ErrorCode, PlanOperationMode, carddetail, diagnose, errorMessage } from '@lynx/contract';
 // the built-in network simulator is deterministic (usage follows from the ICCID and the day): the test picks
 // devices that attach shortly after they are activated, so their usage shows up while the test waits
@@ -61,6 +61,17 @@ function freshCards(from: number, to: number, n: number): { prefix: string; card
   return { prefix, cards };
 }
 
+/** The card list (zh) searched by the ICCID range of a prefix. */
+async function searchRange(page: Page, prefix: string) {
+  await page.goto('/card/card-list/list');
+  const search = visible(page).getByTestId('card-search');
+  await search.locator('#iccidStart').fill(`${prefix}000000`);
+  await search.locator('#iccidEnd').fill(`${prefix}999999`);
+  // both ends given: no "fill in both" left under the range
+  await expect.poll(() => search.locator('.ant-form-item-explain-error').count(), POLL).toBe(0);
+  await search.getByRole('button', { name: /查\s*询/ }).click();
+}
+
 /** What the steps hand on. */
 const shared = { prefix: '', cards: [] as Card[], activatedAt: 0, watched: '' };
 
@@ -92,13 +103,7 @@ describe('a batch of SIM cards from import to diagnosis', () => {
     await shot(page, 'card-import-list-zh');
 
     // the cards are in the platform stock, in the start state
-    await page.goto('/card/card-list/list');
-    const search = visible(page).getByTestId('card-search');
-    await search.locator('#iccidStart').fill(`${prefix}000000`);
-    await search.locator('#iccidEnd').fill(`${prefix}999999`);
-    // both ends given: no "fill in both" left under the range
-    await expect.poll(() => search.locator('.ant-form-item-explain-error').count(), POLL).toBe(0);
-    await search.getByRole('button', { name: /查\s*询/ }).click();
+    await searchRange(page, prefix);
     await expect.poll(() => row(page, prefix).count(), POLL).toBe(cards.length);
     for (const text of await row(page, prefix).allInnerTexts()) expect(text).toContain(CardState.label(CardState.Start, 'zh'));
     await shot(page, 'card-import-stock-zh');
@@ -207,13 +212,7 @@ describe('a batch of SIM cards from import to diagnosis', () => {
     await shot(page, 'batch-done-zh');
 
     // the card list shows them deactivated
-    await page.goto('/card/card-list/list');
-    const search = visible(page).getByTestId('card-search');
-    await search.locator('#iccidStart').fill(`${prefix}000000`);
-    await search.locator('#iccidEnd').fill(`${prefix}999999`);
-    // both ends given: no "fill in both" left under the range
-    await expect.poll(() => search.locator('.ant-form-item-explain-error').count(), POLL).toBe(0);
-    await search.getByRole('button', { name: /查\s*询/ }).click();
+    await searchRange(page, prefix);
     await expect.poll(async () => {
       const texts = await row(page, prefix).allInnerTexts();
       return texts.length === cards.length && texts.every((t) => t.includes(CardState.label(CardState.Deactivated, 'zh')) && t.includes(CUSTOMER));

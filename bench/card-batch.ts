@@ -3,22 +3,24 @@
  * an access configuration (the built-in network simulator), activated by one batch through the real HTTP
  * endpoints as that customer. Measures validation (upload of the selection → counts) and, the target, the
  * time from confirm to done: the durable job with every card's lifecycle change, history row, audit row and
- * operator gateway call. Checks afterwards that every card changed exactly once. PGlite by default,
- * PostgreSQL on loopback with BENCH_DATABASE_URL. CARD_BATCH_CARDS overrides the card count (at most 10,000).
+ * operator gateway call. Checks afterwards that every card changed exactly once. The server runs as in production
+ * (every background job on: the usage feed, the lifecycle scheduler, maintenance). PGlite by default, PostgreSQL on
+ * loopback with BENCH_DATABASE_URL; with BENCH_FLEET_TEMPLATE (a database holding the 1,000,000-card fleet) and
+ * BENCH_FLEET_DATA_DIR (the DATA_DIR it was seeded with, for its secret key) on a
+ * copy of it, the size the target names. CARD_BATCH_CARDS overrides the card count (at most 10,000).
  */
-import { DEMO_PASSWORD, posInt, runBench, sleep, startPlatform } from './common.ts';
+import os from 'node:os';
+import { fleetTemplate, posInt, runBench, sessionOf, sleep, startPlatform } from './common.ts';
 import { CardState, Operator, batch } from '@lynx/contract';
 import { simulatorSecretFor } from '../apps/server/src/operators/simulator.ts';
-import { BATCH_CONCURRENCY } from '../apps/server/src/modules/card/batch-runner.ts';
+import { BATCH_CONCURRENCY } from '../apps/server/src/modules/card/batch/runner.ts';
 
 const CARDS = Math.min(posInt('CARD_BATCH_CARDS', 10_000), batch.BATCH_MAX_CARDS);
 const TARGET_MS = 10_000;
 const APP_KEY = 'LYNXBENCHBATCH01';
 
 runBench(20 * 60_000, async (cleanup) => {
-  const p = await startPlatform(cleanup);
-  // the platform is built without workers; this benchmark needs the batch job
-  await p.built.deps.jobs.start(true, 0.5);
+  const p = await startPlatform(cleanup, { production: true, fleet: fleetTemplate() !== null });
   const post = async <T>(name: string, body: unknown, token = p.token) => {
     const res = await fetch(`${p.origin}/api/cmp/${name}?ts=1&lang=en`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: JSON.stringify(body),
@@ -27,10 +29,8 @@ runBench(20 * 60_000, async (cleanup) => {
     if (!parsed.success) throw new Error(`${name}: ${parsed.msg}`);
     return parsed.data;
   };
-  const login = await fetch(`${p.origin}/api/cmp/base/oauth/user/login?ts=1&lang=en`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ loginName: 'admin', password: DEMO_PASSWORD }),
-  });
-  const admin = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+  const admin = await sessionOf(p.built, p.database, 'admin');
+  const [{ n: fleetCards }] = await p.database.sql.query<{ n: string }>('select count(*) n from cards');
   await post('network/operatorsAccount/save', {
     operatorId: Operator.ChinaTelecom, accountName: 'bench', endpointUrl: 'https://api.ctwing.example.com/openapi', apiVersion: 'v1',
     adapter: 'simulator', appKey: APP_KEY, appSecret: simulatorSecretFor(APP_KEY), password: 'Bench-Password-2026',
@@ -73,7 +73,8 @@ runBench(20 * 60_000, async (cleanup) => {
     throw new Error(`wrong outcome: failed ${d.failedCount}, activated ${activated}, history ${history}, twice ${twice}, audits ${audits}`);
   }
   const chunks = p.backend === 'postgres' ? BATCH_CONCURRENCY : 1;
-  console.log(`card batch: ${CARDS} cards, status change (activate) on ${p.dbVersion}, ${chunks} chunk(s) in flight`);
+  console.log(`card batch: ${CARDS} cards, status change (activate) on ${p.dbVersion} holding ${Number(fleetCards).toLocaleString('en')} cards, ${chunks} chunk(s) in flight, background jobs on`);
+  console.log(`  machine load (1 min) ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`);
   console.log(`  validate (selection → counts): ${(validateMs / 1000).toFixed(2)} s`);
   console.log(`  confirm → done: ${(runMs / 1000).toFixed(2)} s, ${Math.round(CARDS / (runMs / 1000))} cards/s (${polls} progress polls)`);
   console.log(`  checked: ${activated} activated, ${history} history rows (none twice), ${audits} audit rows, 0 failures`);

@@ -9,7 +9,7 @@
  * (default 1,000,000) first. It is kept afterwards (seeding takes minutes); drop it yourself when done.
  *
  * The real server (buildApp: limiter, session, schemas, permission, tenant scope, the list service, envelope,
- * API log) listens on 127.0.0.1. For each filter, as operator staff and as the enterprise customer (role 3000,
+ * API log, and every background job as in production unless CARD_LIST_JOBS=off) listens on 127.0.0.1. For each filter, as operator staff and as the enterprise customer (role 3000,
  * tenant-scoped): BENCH_REQUESTS (200) sequential calls from a client child process (bench/seq-client.ts) after 20
  * warm-up calls; then the statements the server
  * sent for that call (captured from its pool), replayed with node-postgres on their own connections with the
@@ -32,6 +32,7 @@ const REQUESTS = posInt('BENCH_REQUESTS', 200);
 /** only the cases whose name contains this (e.g. "staff: plan") */
 const ONLY = process.env.CARD_LIST_ONLY ?? '';
 const WARMUP = 20;
+const JOBS_OFF = process.env.CARD_LIST_JOBS === 'off';
 const TARGET_RATIO = 2;
 const TARGET_P95_MS = 50;
 const PATH = '/api/cmp/core/sim/simQuery/getSimListPage?ts=1&lang=en';
@@ -49,7 +50,7 @@ const stats = (ms: number[]) => {
   return { p50: round(pct(s, 50)), p95: round(pct(s, 95)), mean: round(s.reduce((a, b) => a + b, 0) / s.length), max: round(s[s.length - 1]) };
 };
 const round = (v: number) => Math.round(v * 100) / 100;
-const chinaDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
+const businessDay = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 10);
 
 /** Statements that overlapped in time ran side by side; the replay keeps those groups. */
 function groupsOf(captured: Captured[]): Captured[][] {
@@ -71,9 +72,11 @@ runBench(60 * 60_000, async (cleanup) => {
   cleanup.add(() => database.close());
   const config = loadConfig(process.env, {
     host: HOST, port: 0, dataDir: '/tmp/lynx-bench-card-list', databaseUrl: url, redisUrl: null, seedDemo: true, logLevel: 'silent',
-    rateLimitPerToken: 1e9, rateLimitPerIp: 1e9, runWorkers: false,
+    rateLimitPerToken: 1e9, rateLimitPerIp: 1e9, runWorkers: !JOBS_OFF,
   });
-  const built = await buildApp(config, database, { jobs: false });
+  // every background job on, as in production (the usage feed writing the cards' cycle usage, the lifecycle tick
+  // rolling cycles over, exports, maintenance); CARD_LIST_JOBS=off measures the list alone
+  const built = await buildApp(config, database, { jobs: !JOBS_OFF });
   cleanup.add(() => built.close());
 
   const fleet = Number((await database.sql.query<{ n: string }>(`select count(*) n from cards where iccid like $1`, [FLEET_ICCID_LIKE]))[0].n);
@@ -97,15 +100,42 @@ runBench(60 * 60_000, async (cleanup) => {
   const [ent] = await database.sql.query<{ root_cust_id: number }>(`select root_cust_id from accounts where login_name = 'enterprise'`);
   const [plan] = await database.sql.query<{ id: number }>(
     `select goods_release_id id from cards where root_cust_id = $1 and goods_release_id is not null group by 1 order by count(*) desc limit 1`, [ent.root_cust_id]);
-  const [prefix] = await database.sql.query<{ p: string }>(
-    `select left(iccid, 15) p from cards where iccid like $1 and root_cust_id = $2 order by iccid offset 1000 limit 1`, [FLEET_ICCID_LIKE, ent.root_cust_id]);
+  // ICCID prefixes from across the fleet (issue 12): one near the start of the ICCID order hid a plan that walked the
+  // primary key from the first card (fast early, ~0.5 s late); each is the first 15 digits of one of the enterprise's
+  // cards (~40k matches at 1M cards)
+  const [{ n: entFleet }] = await database.sql.query<{ n: string }>(
+    `select count(*) n from cards where iccid like $1 and root_cust_id = $2`, [FLEET_ICCID_LIKE, ent.root_cust_id]);
+  const prefixAt = async (offset: number) => (await database.sql.query<{ p: string }>(
+    `select left(iccid, 15) p from cards where iccid like $1 and root_cust_id = $2 order by iccid offset $3 limit 1`,
+    [FLEET_ICCID_LIKE, ent.root_cust_id, Math.max(0, offset)]))[0].p;
+  const entCards = Number(entFleet);
+  const prefix = {
+    early: await prefixAt(Math.min(1000, entCards - 1)),
+    middle: await prefixAt(Math.floor(entCards / 2)),
+    late: await prefixAt(entCards - 1000),
+  };
   const today = Date.now();
   const filters: Record<string, Record<string, unknown>> = {
     'tenant + state': { states: [64] },
-    'ICCID prefix': { iccid: prefix.p, iccidMatch: 'prefix' },
-    'activation date range': { activatedFrom: chinaDay(today - 30 * 86_400_000), activatedTo: chinaDay(today) },
+    'ICCID prefix (early)': { iccid: prefix.early, iccidMatch: 'prefix' },
+    'ICCID prefix (middle)': { iccid: prefix.middle, iccidMatch: 'prefix' },
+    'ICCID prefix (late)': { iccid: prefix.late, iccidMatch: 'prefix' },
+    'activation date range': { activatedFrom: businessDay(today - 30 * 86_400_000), activatedTo: businessDay(today) },
     plan: { goodsReleaseId: plan?.id ?? 1 },
     online: { online: true },
+    // issue 12: sorted by this cycle's usage or % of the quota used (maintained columns, migration 0019), several pages
+    // deep and with the other filters; the fleet's usage spreads the order over every customer and plan
+    'sort usage ↓': { sortField: 'cycleUsedKb', sortOrder: 'descend' },
+    'sort usage ↓ page 25': { sortField: 'cycleUsedKb', sortOrder: 'descend', current: 25 },
+    'sort usage ↑ page 5': { sortField: 'cycleUsedKb', sortOrder: 'ascend', current: 5 },
+    'sort usage % ↓': { sortField: 'cycleUsedPercent', sortOrder: 'descend' },
+    'sort usage % ↓ page 10': { sortField: 'cycleUsedPercent', sortOrder: 'descend', current: 10 },
+    'sort usage % ↑ page 3': { sortField: 'cycleUsedPercent', sortOrder: 'ascend', current: 3 },
+    'sort usage ↓ + state': { sortField: 'cycleUsedKb', sortOrder: 'descend', states: [64] },
+    'sort usage ↓ + plan page 3': { sortField: 'cycleUsedKb', sortOrder: 'descend', goodsReleaseId: plan?.id ?? 1, current: 3 },
+    'sort usage ↓ + ICCID prefix (late)': { sortField: 'cycleUsedKb', sortOrder: 'descend', iccid: prefix.late, iccidMatch: 'prefix' },
+    'sort usage % ↓ + near quota': { sortField: 'cycleUsedPercent', sortOrder: 'descend', quotaLevel: 'near' },
+    'sort usage ↓ + online page 2': { sortField: 'cycleUsedKb', sortOrder: 'descend', online: true, current: 2 },
   };
 
   // capture what the server's pool runs
@@ -158,7 +188,9 @@ runBench(60 * 60_000, async (cleanup) => {
   console.log('case'.padEnd(40) + 'matches'.padStart(10) + '  API p50/p95 ms'.padStart(18) + '  SQL p50/p95 ms'.padStart(18) + '  ratio p95'.padStart(11) + 'server CPU'.padStart(12) + '  target');
   // the server warmed up on every case first (JIT, pool, plan caches), so the first case is not measured cold
   for (const token of Object.values(actors)) {
-    for (const f of Object.values(filters)) await calls(token, JSON.stringify({ current: 1, pageSize: 20, ...f }), WARMUP);
+    for (const [name, f] of Object.entries(filters)) {
+      if (!ONLY || name.includes(ONLY)) await calls(token, JSON.stringify({ current: 1, pageSize: 20, ...f }), WARMUP);
+    }
   }
   for (const [who, token] of Object.entries(actors)) {
     for (const [name, f] of Object.entries(filters)) {

@@ -46,9 +46,29 @@ export function assertLoopbackDb(url: string): void {
   }
 }
 
-export async function freshPostgres(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgres(base: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   assertLoopbackDb(base);
-  return createScratchDatabase(base, 'lynx_bench');
+  return createScratchDatabase(base, 'lynx_bench', template);
+}
+
+/**
+ * BENCH_FLEET_TEMPLATE: a database on the loopback server holding the fleet (`npm run seed -- --cards 1000000`,
+ * nobody connected to it). The benchmarks that take it run on a throwaway copy, so the targets are measured at the
+ * data size they name and the fleet itself never changes.
+ */
+export const fleetTemplate = (): string | null => process.env.BENCH_FLEET_TEMPLATE || null;
+
+/**
+ * The fleet's secrets (operator access configurations) are sealed with the key of the installation that seeded it:
+ * BENCH_FLEET_DATA_DIR names that DATA_DIR (its secret.key is copied), unless CMP_SECRET_KEY gives the key.
+ * Without it a batch cannot open the operator's credentials and never gets past its first card.
+ */
+function copyFleetKey(dataDir: string): void {
+  if (process.env.CMP_SECRET_KEY) return;
+  const from = process.env.BENCH_FLEET_DATA_DIR;
+  if (!from) throw new Error('set BENCH_FLEET_DATA_DIR to the DATA_DIR the fleet was seeded with (its secret.key opens the fleet\'s operator credentials), or CMP_SECRET_KEY');
+  fs.copyFileSync(path.join(from, 'secret.key'), path.join(dataDir, 'secret.key'));
+  fs.chmodSync(path.join(dataDir, 'secret.key'), 0o600);
 }
 
 /** Cleanup steps run once, last registered first; a failing step does not stop the others. */
@@ -115,18 +135,34 @@ export interface Platform {
   dbVersion: string;
 }
 
+export interface PlatformOptions {
+  /**
+   * The server as `npm start` runs it: every background job on (the usage feed every 5 minutes, the lifecycle
+   * scheduler, batches, exports, maintenance), not just the ones a benchmark needs.
+   */
+  production?: boolean;
+  /** Run on a copy of the fleet database (BENCH_FLEET_TEMPLATE), not an empty one. */
+  fleet?: boolean;
+}
+
 /**
- * A fresh database and the real server (buildApp, demo data, jobs off, limiter on with limits it never
- * reaches, silent logs) listening on 127.0.0.1, logged in as the tenant-scoped enterprise account.
+ * A fresh database (empty with demo data, or a copy of the fleet) and the real server (buildApp, limiter on with
+ * limits it never reaches, silent logs; jobs off unless `production`) listening on 127.0.0.1, with a session of the
+ * tenant-scoped enterprise account.
  */
-export async function startPlatform(cleanup: Cleanup): Promise<Platform> {
+export async function startPlatform(cleanup: Cleanup, opts: PlatformOptions = {}): Promise<Platform> {
+  const template = opts.fleet ? fleetTemplate() : null;
+  if (opts.fleet && !template) throw new Error('set BENCH_FLEET_TEMPLATE to the name of a database holding the 1,000,000-card fleet (npm run seed -- --cards 1000000)');
   const base = baseDatabaseUrl();
+  if (template && !base) throw new Error('BENCH_FLEET_TEMPLATE needs BENCH_DATABASE_URL: the PostgreSQL server holding it');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-bench-'));
   cleanup.add(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (template) copyFleetKey(dataDir);
 
   let databaseUrl: string | null = null;
   if (base) {
-    const fresh = await freshPostgres(base);
+    if (template) console.log(`copying the fleet database ${template} (a minute or two)`);
+    const fresh = await freshPostgres(base, template ?? undefined);
     cleanup.add(fresh.drop);
     databaseUrl = fresh.url;
   }
@@ -148,30 +184,32 @@ export async function startPlatform(cleanup: Cleanup): Promise<Platform> {
     logLevel: 'silent',
     rateLimitPerToken: 1e9,
     rateLimitPerIp: 1e9,
-    runWorkers: false,
+    runWorkers: opts.production === true,
   });
-  const built = await buildApp(config, database, { jobs: false });
+  const built = await buildApp(config, database, { jobs: opts.production === true });
   cleanup.add(() => built.close());
   await built.app.listen({ host: HOST, port: 0 });
   const origin = `http://${HOST}:${portOf(built.app)}`;
-
-  const res = await fetch(`${origin}/api/cmp/base/oauth/user/login?ts=1&lang=en`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ loginName: 'enterprise', password: DEMO_PASSWORD }),
-  });
-  const login = (await res.json()) as { success: boolean; msg: string; data: { accessToken: string } };
-  if (!login.success) throw new Error(`login as enterprise failed: ${login.msg}`);
 
   return {
     backend: database.kind,
     database,
     built,
     origin,
-    token: login.data.accessToken,
+    token: await sessionOf(built, database, 'enterprise'),
     dbDescribe: database.kind === 'postgres' ? `PostgreSQL at ${redact(databaseUrl!)}` : database.describe,
     dbVersion,
   };
+}
+
+/**
+ * A session of a demo account, made as a sign-in makes it: the password of a copied fleet database is the one it
+ * was seeded with, which the benchmark does not know.
+ */
+export async function sessionOf(built: BuiltApp, database: Database, loginName: string): Promise<string> {
+  const [a] = await database.sql.query<{ account_id: number }>('select account_id from accounts where login_name = $1', [loginName]);
+  if (!a) throw new Error(`no ${loginName} account: the database needs the demo data`);
+  return (await built.deps.sessions.create(database.db, a.account_id, HOST)).token;
 }
 
 /** Calls an endpoint once and returns the exact body; throws unless it is 200 with success:true. */

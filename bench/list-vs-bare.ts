@@ -33,7 +33,7 @@ type Target = 'bare' | 'service' | 'platform';
 const budgetMs = (3 * WARMUP_SECONDS + 6 * SECONDS) * 1000 + 9 * SETTLE_MS + 180_000;
 
 runBench(budgetMs, async (cleanup) => {
-  const platform = await startPlatform(cleanup);
+  const platform = await startPlatform(cleanup, { production: true });
   const headers = { 'content-type': 'application/json', authorization: platform.token };
   const platformUrl = `${platform.origin}${LIST_PATH}${QUERY}`;
   const captured = await capture(platformUrl, headers, LIST_BODY);

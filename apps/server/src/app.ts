@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import { Redis } from 'ioredis';
-import { ErrorCode, errorMessage, parseLang } from '@lynx/contract';
+import { ErrorCode, errorMessage, parseLang, setBusinessTimeZone } from '@lynx/contract';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { installHttpPlatform } from './platform/http.ts';
+import { helmetOptions } from './platform/security-headers.ts';
+import { clientErrorHandler } from './platform/request-shape.ts';
 import { SessionStore } from './platform/sessions.ts';
 import { MemoryCounterStore, RedisCounterStore, type CounterStore } from './platform/ratelimit.ts';
 import { ApiLogWriter } from './platform/apilog.ts';
@@ -23,21 +26,23 @@ import { systemRoutes } from './modules/system/routes.ts';
 import { noticeRoutes } from './modules/notice/routes.ts';
 import { openApiRoutes } from './modules/openapi/routes.ts';
 import { networkRoutes } from './modules/network/routes.ts';
-import { commservRoutes } from './modules/network/commserv-routes.ts';
+import { commservRoutes } from './modules/network/commserv/routes.ts';
 import { planRoutes } from './modules/plan/plan-routes.ts';
-import { opconfigRoutes } from './modules/network/opconfig-routes.ts';
-import { netconfigRoutes } from './modules/network/netconfig-routes.ts';
+import { opconfigRoutes } from './modules/network/opconfig/routes.ts';
+import { netconfigRoutes } from './modules/network/netconfig/routes.ts';
 import { retailRoutes } from './modules/plan/retail-routes.ts';
-import { cardDataRoutes } from './modules/card/card-data-routes.ts';
-import { cardDetailRoutes } from './modules/card/card-detail-routes.ts';
-import { batchRoutes } from './modules/card/batch-routes.ts';
-import { cardCatalogRoutes } from './modules/card/catalog-routes.ts';
+import { cardDataRoutes } from './modules/card/list/routes.ts';
+import { cardDetailRoutes } from './modules/card/detail/routes.ts';
+import { batchRoutes } from './modules/card/batch/routes.ts';
+import { cardCatalogRoutes } from './modules/card/catalog/routes.ts';
 import { diagnoseRoutes } from './modules/diagnose/diagnose-routes.ts';
 import { usageModule } from './modules/usage/usage-routes.ts';
+import { homeRoutes } from './modules/home/routes.ts';
 import { poolRoutes } from './modules/pool/pool-routes.ts';
-import { scheduleCardLifecycle } from './modules/card/card-scheduler.ts';
+import { searchRoutes } from './modules/search/search-routes.ts';
+import { scheduleCardLifecycle } from './modules/card/lifecycle/scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
-import { secretBoxFor } from './modules/network/opconfig-secrets.ts';
+import { secretBoxFor } from './modules/network/opconfig/secrets.ts';
 
 export interface AppDeps {
   config: Config;
@@ -64,26 +69,33 @@ export interface BuiltApp {
 
 /** Builds the whole server on an open database: migrations, demo data, platform, modules. Tests use it with inject. */
 export async function buildApp(config: Config, database: Database, opts: { jobs?: boolean } = {}): Promise<BuiltApp> {
+  // one business zone per process: every calendar helper and formatter reads it
+  setBusinessTimeZone(config.timeZone);
   const app = Fastify({
     logger: { level: config.logLevel },
     // every API call is already in the API request log table
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    // only the configured proxies may name the client in X-Forwarded-For; without them the peer is the client
+    trustProxy: config.trustedProxies.length ? config.trustedProxies : false,
     bodyLimit: 5 * 1024 * 1024,
+    // what Node's HTTP parser refuses (a request line over 16 KB) is answered in the envelope too
+    clientErrorHandler,
     ajv: {
       // unknown fields are refused (additionalProperties: false), never silently dropped; no type coercion
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false },
     },
   });
   await migrate(database.sql);
-  const seed = config.seedDemo ? await seedDemo(database.db, config.demoPassword, { box: config.demoSimulator ? secretBoxFor(config) : undefined }) : null;
+  const seed = config.seedDemo
+    ? await seedDemo(database.db, config.demoPassword, { box: config.demoSimulator ? secretBoxFor(config) : undefined, dataDir: config.dataDir })
+    : null;
 
   const counters: CounterStore = config.redisUrl
     ? new RedisCounterStore(new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true }))
     : new MemoryCounterStore();
   const sessions = new SessionStore(database.db, config.sessionTtlHours);
   const apiLog = new ApiLogWriter(database.sql, (err) => app.log.error({ err }, 'api log write failed'));
-  const jobs = new Jobs(database, app.log);
+  const jobs = new Jobs(database, app.log, config.timeZone);
   const exports = new ExportService(database.db, jobs, config.dataDir, (id) => sessions.actorOf(id));
   const files = new FileStore(database.db, config.dataDir);
   scheduleMaintenance(database.db, jobs, config.apiLogRetentionDays);
@@ -94,6 +106,8 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
     strictAudit: process.env.NODE_ENV === 'test',
   };
 
+  // security headers first, so every answer carries them: API, errors, 404s, static files
+  await app.register(helmet, helmetOptions);
   // an oversized file is truncated, not thrown, so the upload rule can answer with its own message
   await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: 3 * 1024 * 1024, files: 3 } });
   installHttpPlatform(app, deps);
@@ -113,31 +127,42 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   batchRoutes(app, deps);
   cardCatalogRoutes(app, deps);
   poolRoutes(app, deps);
+  searchRoutes(app, deps);
   diagnoseRoutes(app, deps);
   await usageModule(app, deps);
+  homeRoutes(app, deps);
   docsRoutes(app);
   app.get('/api/health', async () => ({ ok: true, database: database.kind }));
 
   const webIndex = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(webIndex);
-  // files are looked up per request (a new build is served without a restart); hashed assets are cached for good
+  // files are looked up per request (a new build is served without a restart)
   if (hasWeb) {
+    const assetsDir = path.join(config.webDist, 'assets') + path.sep;
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: true,
       index: false,
+      // the build writes <file>.br and <file>.gz (apps/web/scripts/console-dist.ts); the browser's Accept-Encoding picks one
+      preCompressed: true,
+      // the build's stamp and manifest stay private
+      dotfiles: 'ignore',
+      // the plugin writes its own cache-control after setHeaders: switched off, so setHeaders alone decides.
+      // Hashed assets never change under their name; everything else (index.html, favicon) is revalidated by ETag.
+      cacheControl: false,
       setHeaders: (res, file) => {
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        res.setHeader('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.setHeader('vary', 'accept-encoding');
       },
     });
+    app.get('/', (_req, reply) => reply.sendFile('index.html'));
   }
-  if (hasWeb) app.get('/', (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0];
     // a console route gets the app; a missing file (an old asset name, a typo) gets a real 404
-    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname);
-    if (hasWeb && req.method === 'GET' && !pathname.startsWith('/api/') && !isFile) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname) || pathname.includes('/.');
+    if (hasWeb && (req.method === 'GET' || req.method === 'HEAD') && !pathname.startsWith('/api/') && !isFile) {
+      return reply.sendFile('index.html');
     }
     const lang = parseLang((req.query as Record<string, unknown>)?.lang);
     return reply.status(404).send({ success: false, msg: errorMessage(ErrorCode.NotFound, lang), errorCode: ErrorCode.NotFound, data: null });

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import path from 'node:path';
+import { DEFAULT_TIME_ZONE, isValidTimeZone } from '@lynx/contract';
 
 export type CaptchaMode = 'always' | 'after-failures' | 'off';
 
@@ -38,12 +40,51 @@ export interface Config {
    * under NODE_ENV=test, where each test sets up the gateway it needs)
    */
   demoSimulator: boolean;
+  /**
+   * addresses and CIDR ranges of the reverse proxies in front of the server (CMP_TRUSTED_PROXIES); only a request
+   * arriving from one of them may name the client in X-Forwarded-For. Empty: the peer address is the client.
+   */
+  trustedProxies: string[];
+  /**
+   * the product's business time zone (CMP_TIME_ZONE, an IANA name; default Asia/Shanghai): business days, months,
+   * billing cycles, job schedules, and every time shown on screens, in exports and in server-written sentences
+   */
+  timeZone: string;
 }
 
 const int = (v: string | undefined, fallback: number): number => {
   const n = Number(v);
   return v !== undefined && v !== '' && Number.isFinite(n) ? Math.trunc(n) : fallback;
 };
+
+/** proxy-addr's names for the loopback, link-local and private ranges (IPv4 and IPv6) */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Parses CMP_TRUSTED_PROXIES: comma-separated IP addresses, CIDR ranges or range names; throws naming the bad entry. */
+export function parseTrustedProxies(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_RANGE_NAMES.includes(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = net.isIP(address);
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!family || !prefixOk || rest.length) {
+      throw new Error(
+        `CMP_TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')} (example: 10.0.0.5,172.16.0.0/12)`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** Reads CMP_TIME_ZONE; throws a message naming the bad value and giving examples. */
+export function parseTimeZone(value: string | undefined): string {
+  const tz = (value ?? '').trim() || DEFAULT_TIME_ZONE;
+  if (!isValidTimeZone(tz)) {
+    throw new Error(`CMP_TIME_ZONE: "${tz}" is not an IANA time zone name (examples: Asia/Shanghai, Europe/Berlin, UTC)`);
+  }
+  return tz;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const captcha = (env.CMP_LOGIN_CAPTCHA ?? 'after-failures') as CaptchaMode;
@@ -70,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(env.CMP_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     secretKey: env.CMP_SECRET_KEY || null,
     usageFeedMinutes: Math.max(0, int(env.CMP_USAGE_FEED_MINUTES, env.NODE_ENV === 'test' ? 0 : 5)),
+    trustedProxies: parseTrustedProxies(env.CMP_TRUSTED_PROXIES),
+    timeZone: parseTimeZone(env.CMP_TIME_ZONE),
     ...overrides,
   };
 }

@@ -1,11 +1,36 @@
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.ts';
+import { demoLoginBlock } from './seed/demo-logins.ts';
+
+/**
+ * Resolves once the log lines written so far are out: the logger writes asynchronously, and the start-up block
+ * printed after it (the demo logins) must be the last thing on the screen, after "Server listening".
+ */
+function logsWritten(log: FastifyBaseLogger): Promise<void> {
+  const flush = (log as FastifyBaseLogger & { flush?: (cb?: (err?: Error) => void) => void }).flush;
+  if (typeof flush !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 2000);
+    flush.call(log, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 async function main() {
   const workerOnly = process.argv.includes('--worker-only');
-  const config = loadConfig();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    // a wrong setting (CMP_TIME_ZONE, CMP_TRUSTED_PROXIES, …) stops the start with its own message, not a stack trace
+    console.error(`\nLynx CMP cannot start: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
   let database;
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -30,8 +55,11 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
+  // a worker can be the process that finds the database empty and creates the demo data
+  const demoLines = seed ? ['', ...demoLoginBlock(seed)] : [];
   if (workerOnly) {
-    console.log(`Lynx CMP worker running on ${database.describe}`);
+    await logsWritten(app.log);
+    console.log([`Lynx CMP worker running on ${database.describe}`, ...demoLines].join('\n') + '\n');
     return;
   }
   await app.listen({ port: config.port, host: config.host });
@@ -42,11 +70,8 @@ async function main() {
     `  database: ${database.describe}`,
     `  API reference: ${url}/api/docs`,
   ];
-  if (seed) {
-    lines.push('', 'Demo data created. Demo logins (shown only this once; keep them):');
-    for (const l of seed.logins) lines.push(`  ${l.loginName.padEnd(12)} role ${l.roleId}  password ${l.password}`);
-  }
-  console.log(lines.join('\n') + '\n');
+  await logsWritten(app.log);
+  console.log([...lines, ...demoLines].join('\n') + '\n');
 }
 
 main().catch((err) => {

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import ExcelJS from 'exceljs';
 import { CardChangeSource, CardState, ErrorCode, ExportState, Operator, Perm, PlanOperationMode, RoleType, batch } from '@lynx/contract';
-import { backends, freshPostgres, iccidsOf, insertCards, multipart, ownerOf, startTestApp, waitFor, type Owner, type TestApp, type TestCards } from './harness.ts';
+import { accessConfigThatNoLongerOpens, backends, freshPostgres, iccidsOf, insertCards, multipart, ownerOf, startTestApp, waitFor, type Owner, type TestApp, type TestCards } from './harness.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
-import { iccidColumn, uniqueIccids } from '../src/modules/card/batch-service.ts';
-import { nextLabels } from '../src/modules/card/batch-ops.ts';
+import { iccidColumn, uniqueIccids } from '../src/modules/card/batch/service.ts';
+import { nextLabels } from '../src/modules/card/batch/ops.ts';
 
 const { BatchType, BatchState, BatchVerdict, BatchItemStatus } = batch;
 const VALIDATE = 'core/sim/batchOperate/validate';
@@ -140,10 +140,14 @@ describe.each(backends)('card batches on %s', (backend) => {
     expect(d).toMatchObject({ validCount: 60, alreadyCount: 3, succeededCount: 60, failedCount: 0, processedCount: 60 });
     expect(d.finishedAt).not.toBeNull();
     expect(await stateOf(cards)).toEqual(Array(60).fill(CardState.Activated));
-    const h = await t.database.sql.query<{ iccid: string; source: number; actor: string; reason: string }>('select iccid, source, actor, reason from card_history where iccid = any($1)', [cards]);
+    const h = await t.database.sql.query<{ iccid: string; source: number; actor: string; reason: string; note_zh: string; note_en: string }>(
+      'select iccid, source, actor, reason, note_zh, note_en from card_history where iccid = any($1)', [cards]);
     expect(h).toHaveLength(60);
     expect(h[0]).toMatchObject({ source: CardChangeSource.User, actor: 'enterprise' });
-    expect(h[0].reason).toContain(`批量开通 · 批量操作 ${batchId.slice(0, 8)}`);
+    // the creator's words as typed; the batch number in both languages
+    expect(h[0].reason).toBe('批量开通');
+    expect(h[0].note_zh).toContain(`批量操作 ${batchId.slice(0, 8)}`);
+    expect(h[0].note_en).toContain(`batch ${batchId.slice(0, 8)}`);
     const ok = await items(batchId, enterprise, { status: BatchItemStatus.Succeeded });
     expect(ok.data.total).toBe(60);
     expect((await items(batchId, enterprise, { status: BatchItemStatus.Skipped })).data.total).toBe(3);
@@ -188,6 +192,24 @@ describe.each(backends)('card batches on %s', (backend) => {
       return found?.state === ExportState.Succeeded ? found : null;
     });
     expect(task.rowCount).toBe(3);
+  });
+
+  it('fails its cards with the re-enter message when the operator credentials no longer open (the key changed), instead of retrying forever', async () => {
+    const id = await accessConfigThatNoLongerOpens(t, admin, Operator.ChinaUnicom);
+    try {
+      const cards = await cardsAt(t, '89860978', 0, 3, { state: CardState.Activated, owner: ent, operatorId: Operator.ChinaUnicom });
+      const v = await t.call(VALIDATE, { params: { type: BatchType.StatusChange, action: 'deactivate' }, sourceKind: 'selection', iccids: cards }, { token: enterprise });
+      expect(v.body.data.validCount).toBe(3);
+      await t.call(CONFIRM, { batchId: v.body.data.batchId }, { token: enterprise });
+      const d = await done(v.body.data.batchId, enterprise);
+      expect(d).toMatchObject({ succeededCount: 0, failedCount: 3, processedCount: 3 });
+      expect(await stateOf(cards)).toEqual(Array(3).fill(CardState.Activated));
+      expect(await historyCount(cards)).toBe(0);
+      const failed = await items(v.body.data.batchId, enterprise, { status: BatchItemStatus.Failed });
+      expect(failed.data.list[0].error).toMatch(/cannot be decrypted .*enter them again/);
+    } finally {
+      await t.database.sql.query('delete from operator_accounts where oper_account_id = $1', [id]);
+    }
   });
 
   it('takes an uploaded csv or xlsx with an ICCID column; a file without one is refused', async () => {

@@ -2,8 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CardActionKind, CardFormFactor, CardGrade, CardState, ErrorCode, Operator, Perm, allPermissionCodes } from '@lynx/contract';
 import { backends, multipart, startTestApp, type TestApp } from './harness.ts';
 import { setCardLabels } from '../src/modules/card/labels.ts';
-import { extendedTestEnd, latestTestEnd } from '../src/modules/card/test-cards.ts';
-import { checkCardRows } from '../src/modules/card/card-import-rows.ts';
+import { extendedTestEnd, latestTestEnd } from '../src/modules/card/testcard/test-cards.ts';
+import { checkCardRows } from '../src/modules/card/import/rows.ts';
 import { builtInRolePermissions } from '../src/seed/demo.ts';
 import type { SessionContext } from '../src/platform/context.ts';
 import { ensureUsagePartitions } from '../src/modules/usage/usage-partitions.ts';
@@ -371,7 +371,11 @@ describe.each(backends)('card catalogue on %s', (backend) => {
     expect(row.state).toBe(CardState.Test);
     const detail = (await call('testCard/getTestCardDetail', { iccid: icc(21) }, enterprise)).data;
     expect(detail.history[0]).toMatchObject({ fromState: 61, toState: 61, actor: 'enterprise' });
-    expect(detail.history[0].reason).toMatch(/^客户要求 · 测试期延长 90 天/);
+    // what was typed as typed; what the server noted in the reader's language
+    expect(detail.history[0]).toMatchObject({ reason: '客户要求' });
+    expect(detail.history[0].note).toMatch(/^test period extended by 90 days, to \d{4}-\d{2}-\d{2}$/);
+    const detailZh = (await call('testCard/getTestCardDetail', { iccid: icc(21) }, enterprise, 'zh')).data;
+    expect(detailZh.history[0].note).toMatch(/^测试期延长 90 天，至 \d{4}-\d{2}-\d{2}$/);
     expect(new Date(detail.latestTestEnd).getTime()).toBe(latestTestEnd(new Date(now - 10 * DAY), 3).getTime());
     // test plus the plan's 3-month inventory period may not pass 12 months
     const tooLong = await call('singleCard/updateTestCard', { iccid: icc(21), action: 'extend', days: 360 }, enterprise);

@@ -82,6 +82,10 @@ describe.each(backends)('card detail, allocation, SMS and QR codes on %s', (back
     const iccid = await card({ owner: ent, custom1: '车辆-77' });
     const d = await t.call(API.detail, { iccid }, { token: enterprise });
     expect(d.body.data).toMatchObject({ iccid, state: CardState.Start, operatorId: Operator.ChinaTelecom, custId: ent.cust_id, custName: '智行物流科技有限公司', custom1: '车辆-77', euicc: false, labels: [] });
+    // the card type's name in the reader's language
+    await t.database.sql.query(`update cards set card_type_id = (select card_type_id from card_types where name_en = 'Industrial MFF2 chip') where iccid = $1`, [iccid]);
+    expect((await t.call(API.detail, { iccid }, { token: enterprise })).body.data.cardTypeName).toBe('Industrial MFF2 chip');
+    expect((await t.call(API.detail, { iccid }, { token: enterprise, lang: 'zh' })).body.data.cardTypeName).toBe('工业级 MFF2 贴片卡');
     const c = await t.call(API.cycle, { iccid }, { token: enterprise });
     expect(c.body.data).toMatchObject({ plan: null, bCycles: { total: 0, used: 0, remaining: 0 }, cCycles: null, pendingPlan: null, eventPacks: [] });
     expect((await t.call(API.billing, { iccid }, { token: enterprise })).body.data).toMatchObject({ plan: null, price: null, eventPackCount: 0 });
@@ -101,14 +105,23 @@ describe.each(backends)('card detail, allocation, SMS and QR codes on %s', (back
     const bill = (await t.call(API.billing, { iccid: active }, { token: enterprise })).body.data;
     expect(bill).toMatchObject({ plan: { name: '车载 4G 月付 10GB' }, price: 39.9, currency: 'CNY', renewalMode: 1 });
     const pol = (await t.call(API.policy, { iccid: active }, { token: enterprise })).body.data;
-    expect(pol.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(['全国公网', '企业专网']);
+    // catalogue names in the reader's language: the zones' and services' English names for an English request …
+    expect(pol.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(['Nationwide public network', 'Enterprise private network']);
+    expect(pol.zones[0].services.map((s: { name: string }) => s.name)).toEqual(['General internet data', 'Point-to-point SMS']);
+    // … the Chinese ones for a Chinese request
+    const polZh = (await t.call(API.policy, { iccid: active }, { token: enterprise, lang: 'zh' })).body.data;
+    expect(polZh.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(['全国公网', '企业专网']);
+    expect(polZh.zones[0].services.map((s: { name: string }) => s.name)).toEqual(['通用互联网数据', '点对点短信']);
     expect(pol.zones[0].services.length).toBeGreaterThan(0);
     // history, newest first: the activation after the allocation
     const h = (await t.call(API.history, { iccid: active }, { token: enterprise })).body.data;
     expect(h.total).toBe(2);
     expect(h.list.map((x: { action: number }) => x.action)).toEqual([CardActionKind.Activate, CardActionKind.Allocated]);
     expect(h.list[1]).toMatchObject({ fromState: CardState.Start, toState: CardState.Start, actor: 'admin', planName: '车载 4G 月付 10GB' });
-    expect(h.list[1].reason).toContain('transferred to 智行物流科技有限公司');
+    // the sentence the server wrote reads in the reader's language; the customer's name in it is as typed
+    expect(h.list[1]).toMatchObject({ reason: null, note: 'transferred to 智行物流科技有限公司' });
+    const zh = (await t.call(API.history, { iccid: active }, { token: enterprise, lang: 'zh' })).body.data;
+    expect(zh.list[1]).toMatchObject({ reason: null, note: '划拨给 智行物流科技有限公司' });
   });
 
   it("a customer never sees nor touches another customer's card through any detail endpoint", async () => {
@@ -272,7 +285,7 @@ describe.each(backends)('card detail, allocation, SMS and QR codes on %s', (back
     expect((await t.call(API.zone, { iccid: act, op: 'block', kind: 'zone', targetId: zones[1].zoneId }, { token: enterprise })).body.success).toBe(true);
     const pol = (await t.call(API.policy, { iccid: act }, { token: enterprise })).body.data;
     expect(pol.zones[1].blocked).toBe(true);
-    expect(pol.blocks[0]).toMatchObject({ kind: 'zone', targetId: zones[1].zoneId, name: '企业专网', byDeactivation: false, blockedBy: 'enterprise' });
+    expect(pol.blocks[0]).toMatchObject({ kind: 'zone', targetId: zones[1].zoneId, name: 'Enterprise private network', byDeactivation: false, blockedBy: 'enterprise' });
 
     // plan change: only released plans with the same APN info
     const options = (await t.call(API.planOptions, { iccid: act }, { token: enterprise })).body.data;

@@ -1,8 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CardActionKind, CardChangeSource, CardState, ErrorCode, Operator, PlanRenewalMode } from '@lynx/contract';
 import { backends, startTestApp, type TestApp } from './harness.ts';
-import { applyCardAction, loadCardPlan, SYNC_FAILED_NOTE, type CardActor } from '../src/modules/card/card-service.ts';
-import { runDueCards } from '../src/modules/card/card-scheduler.ts';
+import { applyCardAction, loadCardPlan, SYNC_FAILED_NOTE, type CardActor } from '../src/modules/card/lifecycle/card-service.ts';
+import { runDueCards } from '../src/modules/card/lifecycle/scheduler.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
 import { AppError } from '../src/platform/errors.ts';
 
@@ -47,8 +47,8 @@ describe.each(backends)('card lifecycle engine on stored cards (%s)', (backend) 
   };
   const row = async (iccid: string) => (await t.database.sql.query<CardCols>('select * from cards where iccid = $1', [iccid]))[0];
   const history = (iccid: string) =>
-    t.database.sql.query<{ action: number; from_state: number; to_state: number; source: number; plan_id: number | null; reason: string | null }>(
-      'select action, from_state, to_state, source, plan_id, reason from card_history where iccid = $1 order by at, action', [iccid]);
+    t.database.sql.query<{ action: number; from_state: number; to_state: number; source: number; plan_id: number | null; reason: string | null; note_zh: string | null; note_en: string | null }>(
+      'select action, from_state, to_state, source, plan_id, reason, note_zh, note_en from card_history where iccid = $1 order by at, action', [iccid]);
   const blocks = async (iccid: string) =>
     (await t.database.sql.query<{ kind: string; target_id: number; by_deactivation: boolean }>('select * from card_zone_blocks where iccid = $1', [iccid]));
 
@@ -187,7 +187,7 @@ describe.each(backends)('card lifecycle engine on stored cards (%s)', (backend) 
     await runDueCards(t.deps, { now: cst('2027-01-02') });
     expect((await row(iccid)).state).toBe(CardState.Inventory);
     const h = await history(iccid);
-    expect(h[0].reason).toBe(SYNC_FAILED_NOTE);
+    expect(h[0]).toMatchObject({ reason: null, note_zh: SYNC_FAILED_NOTE.zh, note_en: SYNC_FAILED_NOTE.en });
     const f = await t.database.sql.query('select 1 from card_change_failures where iccid = $1', [iccid]);
     expect(f.length).toBe(1);
   });

@@ -7,8 +7,8 @@ import {
 import {
   contractCycles, contractEndsAt, cycleEndsAt, nextDeadline, STATE_ACTIONS, TRANSITIONS, transition,
   type CardAction, type CardPlan, type CardSnapshot, type Effect, type TransitionResult,
-} from '../src/modules/card/lifecycle.ts';
-import { addCstMonths, sameCstMonth, startOfCstMonth, startOfNextCstDay } from '../src/modules/card/lifecycle-time.ts';
+} from '../src/modules/card/lifecycle/engine.ts';
+import { addBusinessMonths, sameBusinessMonth, startOfBusinessMonth, startOfNextBusinessDay } from '../src/modules/card/lifecycle/time.ts';
 
 /** An instant given as China wall-clock time 'YYYY-MM-DD HH:mm' (UTC+8). */
 const cst = (s: string): Date => new Date(`${s.replace(' ', 'T')}:00+08:00`);
@@ -171,23 +171,23 @@ describe('card lifecycle: every state × action', () => {
 
 // ok = allowed; S = start-state cards unsupported; U = not supported in this state; N = only active cards can renew
 // or order event packs; P = deactivated state does not support permit; R = release of a zone not possible if
-// deactivated; Q = QR code not downloadable; D = standard cards do not support diagnosis.
+// deactivated; Q = QR code not downloadable. Diagnosis runs on standard-version cards too (issue 12: the checks that
+// need no professional network), so only start-state cards are refused.
 const OP_COLUMNS = ['changePlan', 'renew', 'orderEventPack', 'block', 'permit', 'releaseZone', 'downloadQr', 'diagnose', 'diagnosePro', 'networkReset'];
 const OPS = `
 60:  S   S   S   S   S   S   S   S   S   S
-61:  ok  N   N   ok  ok  ok  ok  D   ok  ok
-62:  ok  N   N   ok  ok  ok  ok  D   ok  U
-63:  ok  N   N   ok  ok  ok  ok  D   ok  U
-64:  ok  ok  ok  ok  ok  ok  ok  D   ok  ok
-65:  ok  N   N   ok  P   R   ok  D   ok  U
-66:  U   N   N   U   U   U   Q   D   ok  U
-67:  U   N   N   U   U   U   Q   D   ok  U
-68:  U   N   N   U   U   U   Q   D   ok  U
+61:  ok  N   N   ok  ok  ok  ok  ok  ok  ok
+62:  ok  N   N   ok  ok  ok  ok  ok  ok  U
+63:  ok  N   N   ok  ok  ok  ok  ok  ok  U
+64:  ok  ok  ok  ok  ok  ok  ok  ok  ok  ok
+65:  ok  N   N   ok  P   R   ok  ok  ok  U
+66:  U   N   N   U   U   U   Q   ok  ok  U
+67:  U   N   N   U   U   U   Q   ok  ok  U
+68:  U   N   N   U   U   U   Q   ok  ok  U
 `;
 const OP_CODES: Record<string, number> = {
   S: ErrorCode.CardStartStateUnsupported, U: ErrorCode.CardOperationUnsupported, N: ErrorCode.CardNotActiveForOrder,
   P: ErrorCode.CardPermitDeactivated, R: ErrorCode.CardZoneReleaseDeactivated, Q: ErrorCode.CardQrNotDownloadable,
-  D: ErrorCode.CardStandardNoDiagnosis,
 };
 
 function opAction(col: string): CardAction {
@@ -277,7 +277,7 @@ describe('test period → silent (inventory) period → activation', () => {
     const r = okOf(transition(card({ state: CardState.Test, testEndsAt: cst('2026-03-01 00:00') }), { type: 'endTest' }, NOW));
     expect(r.to).toBe(CardState.Inventory);
     expect(r.next.testEndsAt).toBeNull();
-    expect(r.next.silentEndsAt).toEqual(addCstMonths(NOW, 2));
+    expect(r.next.silentEndsAt).toEqual(addBusinessMonths(NOW, 2));
   });
 });
 
@@ -575,17 +575,17 @@ describe('zones, deactivation, freeze, network reset', () => {
 
 describe('China-time calendar helpers', () => {
   it('month and day boundaries are in UTC+8 whatever the host zone', () => {
-    expect(startOfNextCstDay(new Date('2026-01-31T16:00:00Z'))).toEqual(new Date('2026-02-01T16:00:00Z'));
-    expect(startOfNextCstDay(new Date('2026-01-31T15:59:59Z'))).toEqual(new Date('2026-01-31T16:00:00Z'));
-    expect(startOfCstMonth(cst('2026-12-15 10:00'), 1)).toEqual(cst('2027-01-01 00:00'));
-    expect(sameCstMonth(new Date('2026-02-28T15:59:59Z'), cst('2026-02-01 00:00'))).toBe(true);
-    expect(sameCstMonth(new Date('2026-02-28T16:00:00Z'), cst('2026-02-01 00:00'))).toBe(false);
+    expect(startOfNextBusinessDay(new Date('2026-01-31T16:00:00Z'))).toEqual(new Date('2026-02-01T16:00:00Z'));
+    expect(startOfNextBusinessDay(new Date('2026-01-31T15:59:59Z'))).toEqual(new Date('2026-01-31T16:00:00Z'));
+    expect(startOfBusinessMonth(cst('2026-12-15 10:00'), 1)).toEqual(cst('2027-01-01 00:00'));
+    expect(sameBusinessMonth(new Date('2026-02-28T15:59:59Z'), cst('2026-02-01 00:00'))).toBe(true);
+    expect(sameBusinessMonth(new Date('2026-02-28T16:00:00Z'), cst('2026-02-01 00:00'))).toBe(false);
   });
 
   it('adding months clamps to the month end, including leap years', () => {
-    expect(addCstMonths(cst('2028-01-31 08:00'), 1)).toEqual(cst('2028-02-29 08:00'));
-    expect(addCstMonths(cst('2027-01-31 08:00'), 1)).toEqual(cst('2027-02-28 08:00'));
-    expect(addCstMonths(cst('2028-02-29 08:00'), 12)).toEqual(cst('2029-02-28 08:00'));
-    expect(addCstMonths(cst('2026-11-30 23:59'), 3)).toEqual(cst('2027-02-28 23:59'));
+    expect(addBusinessMonths(cst('2028-01-31 08:00'), 1)).toEqual(cst('2028-02-29 08:00'));
+    expect(addBusinessMonths(cst('2027-01-31 08:00'), 1)).toEqual(cst('2027-02-28 08:00'));
+    expect(addBusinessMonths(cst('2028-02-29 08:00'), 12)).toEqual(cst('2029-02-28 08:00'));
+    expect(addBusinessMonths(cst('2026-11-30 23:59'), 3)).toEqual(cst('2027-02-28 23:59'));
   });
 });

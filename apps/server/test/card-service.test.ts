@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CardActionKind, CardChangeSource, CardChangeType, CardState, ErrorCode, Operator, Perm, RoleType } from '@lynx/contract';
-import { backends, ownerOf, startTestApp, type TestApp } from './harness.ts';
-import { NOT_SENT_NOTE } from '../src/modules/card/card-service.ts';
+import { accessConfigThatNoLongerOpens, backends, ownerOf, startTestApp, type TestApp } from './harness.ts';
+import { NOT_SENT_NOTE } from '../src/modules/card/lifecycle/card-service.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
 
 const CHANGE = 'core/sim/singleCard/changeStatus';
@@ -39,8 +39,8 @@ describe.each(backends)('card state changes on %s', (backend) => {
   };
   const stateOf = async (iccid: string) => Number((await t.database.sql.query<{ state: number }>('select state from cards where iccid = $1', [iccid]))[0].state);
   const historyOf = (iccid: string) =>
-    t.database.sql.query<{ from_state: number; to_state: number; action: number; source: number; actor: string; reason: string | null }>(
-      'select from_state, to_state, action, source, actor, reason from card_history where iccid = $1', [iccid]);
+    t.database.sql.query<{ from_state: number; to_state: number; action: number; source: number; actor: string; reason: string | null; note_zh: string | null; note_en: string | null }>(
+      'select from_state, to_state, action, source, actor, reason, note_zh, note_en from card_history where iccid = $1', [iccid]);
   const auditsOf = async (iccid: string) =>
     Number((await t.database.sql.query<{ n: string }>(`select count(*) n from audit_log where entity = 'card' and entity_id = $1`, [iccid]))[0].n);
   const failuresOf = async (iccid: string) =>
@@ -60,7 +60,7 @@ describe.each(backends)('card state changes on %s', (backend) => {
       from_state: CardState.Inventory, to_state: CardState.Activated, action: CardActionKind.Activate, source: CardChangeSource.User, actor: 'enterprise',
     });
     // no access configuration for the operator: nothing was sent, and the history says so
-    expect(h[0].reason).toBe(`客户要求开通 · ${NOT_SENT_NOTE}`);
+    expect(h[0]).toMatchObject({ reason: '客户要求开通', note_zh: NOT_SENT_NOTE.zh, note_en: NOT_SENT_NOTE.en });
     expect(await auditsOf(iccid)).toBe(1);
   });
 
@@ -148,5 +148,17 @@ describe.each(backends)('card state changes on %s', (backend) => {
     expect(f).toMatchObject({ change_type: CardChangeType.CardState, request: { targetState: CardState.Deactivated }, cust_id: ent.cust_id });
     // the failure record is in the audit trail, the card is not
     expect(await auditsOf(failing)).toBe(0);
+  });
+
+  it('credentials that no longer open (the key changed) refuse a user\'s change with the re-enter message and change nothing', async () => {
+    await accessConfigThatNoLongerOpens(t, admin, Operator.ChinaTelecom);
+
+    const iccid = await card({ state: CardState.Inventory, operatorId: Operator.ChinaTelecom });
+    const en = await t.call(CHANGE, { iccid, action: 'activate' }, { token: admin, lang: 'en' });
+    expect(en.body).toMatchObject({ success: false, errorCode: ErrorCode.SecretUndecryptable, msg: expect.stringMatching(/enter them again/) });
+    const zh = await t.call(CHANGE, { iccid, action: 'activate' }, { token: admin, lang: 'zh' });
+    expect(zh.body.msg).toMatch(/重新填写凭据/);
+    expect(await stateOf(iccid)).toBe(CardState.Inventory);
+    expect(await historyOf(iccid)).toHaveLength(0);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CardState, ErrorCode, ExportFormat, ExportState, Operator } from '@lynx/contract';
-import { backends, multipart, startTestApp, waitFor, type TestApp } from './harness.ts';
-import { cardTemplateXlsx, checkCardRows } from '../src/modules/card/card-import-rows.ts';
+import { backends, insertCards, multipart, ownerOf, startTestApp, waitFor, type TestApp } from './harness.ts';
+import { cardTemplateXlsx, checkCardRows } from '../src/modules/card/import/rows.ts';
 
 const HEAD = 'ICCID,MSISDN,IMSI,运营商,批次/备注';
 const csv = (lines: string[], head = HEAD) => Buffer.from(`\ufeff${head}\r\n${lines.join('\r\n')}\r\n`);
@@ -78,6 +78,11 @@ describe.each(backends)('cards on %s', (backend) => {
     expect(first.data).toMatchObject({ totalRows: 2, successRows: 2, failedRows: 0, remark: 'first lot', createdBy: 'admin' });
     const before = await cardRow('89860299000000000001');
     expect(before).toMatchObject({ state: CardState.Start, cust_id: null, root_cust_id: null, operator_id: Operator.ChinaUnicom, batch_no: 'LOT-1', msisdn: '1064200000001' });
+    // its cycle usage columns are worked out with the import: the operator's billing period, nothing used, no quota
+    expect(before.cycle_from).not.toBeNull();
+    expect(before.cycle_next_at).not.toBeNull();
+    expect(Number(before.cycle_used_bytes)).toBe(0);
+    expect(before.cycle_quota_bytes).toBeNull();
     // let staff change the card, as allocation would, to see that a re-import does not undo it
     await t.database.sql.query('update cards set custom1 = $1 where iccid = $2', ['kept', '89860299000000000001']);
 
@@ -258,6 +263,49 @@ describe.each(backends)('cards on %s', (backend) => {
     const page2 = await t.call('core/sim/simQuery/getSimListPage', { current: 2, pageSize: 10 }, { token: admin });
     const page1 = await t.call('core/sim/simQuery/getSimListPage', { current: 1, pageSize: 20 }, { token: admin });
     expect(page2.body.data.list.map((c: any) => c.iccid)).toEqual(page1.body.data.list.slice(10, 20).map((c: any) => c.iccid));
+  });
+
+  it('finds the same cards for an ICCID prefix as LIKE, as a key range, under every tenant and with other filters', async () => {
+    // ICCIDs around the range edges: just below, 19 and 20 digits, runs of 9s, the next prefix, all 9s
+    const ent = await ownerOf(t, 'enterprise');
+    const subOwner = await ownerOf(t, 'subcustomer');
+    const stock = ['89860789999999999999', '8986079000000000000', '89860800000000000000', '90000000000000000000', '9999999999999999999'];
+    const mine = ['89860790000000000000', '89860790000000000001', '89860790999999999999', '8999999999999999999', '99999999999999999998'];
+    const subs = ['89860791000000000000', '8986079999999999999', '89860799999999999999', '89999999999999999999', '99999999999999999999'];
+    await insertCards(t, stock, { state: CardState.Start, owner: null, operatorId: Operator.ChinaTelecom });
+    await insertCards(t, mine, { state: CardState.Activated, owner: ent, operatorId: Operator.ChinaTelecom });
+    await insertCards(t, subs, { state: CardState.Deactivated, owner: subOwner, operatorId: Operator.ChinaTelecom });
+    try {
+      const prefixes = ['8', '89', '898607', '8986079', '89860790', '898607909', '8986079999', '8999', '9', '99', '9'.repeat(18),
+        '8986079000000000000', '89860790000000000000', '9999999999999999999'];
+      const viewers = [
+        { token: admin, tenant: 'true', args: [] as unknown[] },
+        { token: enterprise, tenant: 'root_cust_id = $2', args: [ent.root_cust_id] },
+        { token: sub, tenant: 'cust_id = $2', args: [subOwner.cust_id] },
+      ];
+      for (const p of prefixes) {
+        for (const v of viewers) {
+          for (const states of [undefined, [CardState.Activated, CardState.Deactivated]]) {
+            const like = await t.database.sql.query<{ iccid: string }>(
+              `select iccid from cards where iccid like $1 and ${v.tenant} ${states ? `and state = any($${v.args.length + 2})` : ''} order by iccid`,
+              [`${p}%`, ...v.args, ...(states ? [states] : [])],
+            );
+            const got = await list({ iccid: p, iccidMatch: 'prefix', ...(states ? { states } : {}) }, v.token);
+            const why = `prefix ${p}, ${v.tenant}, states ${states ?? 'any'}`;
+            expect(got.data.total, why).toBe(Math.min(like.length, 10_000));
+            expect(got.data.list.map((c: any) => c.iccid), why).toEqual(like.slice(0, 500).map((r) => r.iccid));
+          }
+        }
+      }
+      // the default match: under 19 digits a prefix, a full ICCID exact (the 19-digit one does not find the 20-digit ones)
+      expect((await list({ iccid: '8986079000000000000' })).data.list.map((c: any) => c.iccid)).toEqual(['8986079000000000000']);
+      expect((await list({ iccid: '898607909' })).data.list.map((c: any) => c.iccid)).toEqual(['89860790999999999999']);
+      // the enterprise sees its second-level customer's cards too; sorting and paging keep the range
+      expect((await list({ iccid: '99', sortField: 'iccid', sortOrder: 'descend' }, enterprise)).data.list.map((c: any) => c.iccid)).toEqual(['99999999999999999999', '99999999999999999998']);
+      expect((await list({ iccid: '9', pageSize: 2, current: 2 })).data.list.map((c: any) => c.iccid)).toEqual(['99999999999999999998', '99999999999999999999']);
+    } finally {
+      await t.database.sql.query('delete from cards where iccid = any($1)', [[...stock, ...mine, ...subs]]);
+    }
   });
 
   it('refuses imports to customers and the list without the card list code', async () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { CommServType, ErrorCode, ExportFormat, ExportState, RoleType } from '@lynx/contract';
 import { backends, startTestApp, waitFor, type TestApp } from './harness.ts';
-import { commServicesByIds } from '../src/modules/network/commserv-service.ts';
+import { commServicesByIds } from '../src/modules/network/commserv/service.ts';
 
 describe.each(backends)('communication services on %s', (backend) => {
   let t: TestApp;
@@ -52,6 +52,12 @@ describe.each(backends)('communication services on %s', (backend) => {
     await ok('qos/save', qos(commservId));
     const byName = await ok('getListPage', { commservName: name });
     expect(byName.list.map((s: any) => [s.commservName, s.qosCount])).toEqual([[name, 1]]);
+    // the optional English name: kept trimmed, listed beside the name, cleared by a blank
+    expect(byName.list[0].commservNameEn).toBeNull();
+    await ok('update', { commservId, commservNameEn: ' Private cloud ' });
+    expect((await ok('getListPage', { commservName: name })).list[0].commservNameEn).toBe('Private cloud');
+    await ok('update', { commservId, commservNameEn: '' });
+    expect((await ok('getDetail', { commservId })).commservNameEn).toBeNull();
     const directional = await ok('getListPage', { directional: true, pageSize: 500 });
     expect(directional.list.every((s: any) => s.directional)).toBe(true);
     expect(directional.list.some((s: any) => s.commservId === commservId)).toBe(true);
@@ -65,7 +71,8 @@ describe.each(backends)('communication services on %s', (backend) => {
     expect(await ok('getDetail', { commservId })).toMatchObject({ priority: 10, description: null });
     const trail = await t.call('system/audit/getListPage', { entity: 'commserv' }, { token: admin });
     const mine = trail.body.data.list.filter((a: any) => a.entityId === String(commservId));
-    expect(mine).toHaveLength(2);
+    // created, two English-name changes, the priority change
+    expect(mine).toHaveLength(4);
     const qosTrail = await t.call('system/audit/getListPage', { entity: 'commserv_qos' }, { token: admin });
     expect(qosTrail.body.data.total).toBeGreaterThanOrEqual(1);
   });
@@ -75,7 +82,7 @@ describe.each(backends)('communication services on %s', (backend) => {
     const cloud = all.list.find((s: any) => s.commservName === '企业云定向数据');
     expect(cloud).toMatchObject({ directional: true, qosCount: 1 });
     const rows = await commServicesByIds(t.database.db, [cloud.commservId, cloud.commservId, 999999]);
-    expect(rows).toEqual([{ commservId: cloud.commservId, name: '企业云定向数据', type: CommServType.Data, directional: true, priority: 3, qosCount: 1, whitelistCount: 4 }]);
+    expect(rows).toEqual([{ commservId: cloud.commservId, name: '企业云定向数据', nameEn: 'Enterprise cloud directed data', type: CommServType.Data, directional: true, priority: 3, qosCount: 1, whitelistCount: 4 }]);
     expect(await commServicesByIds(t.database.db, [])).toEqual([]);
   });
 

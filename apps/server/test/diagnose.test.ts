@@ -50,9 +50,13 @@ describe.each(backends)('card diagnosis on %s', (backend) => {
     proPlan = p.id;
     await t.database.sql.query(`insert into plan_apns (goods_release_id, apn_id) select $1, apn_id from apns where apn_name = 'ctnet'`, [proPlan]);
     zones = [];
-    for (const name of ['全国公网', '企业专网']) {
+    // each zone with one of the demo's communication services (both enabled with a QoS): the professional network applies them
+    for (const [name, service] of [['全国公网', '通用互联网数据'], ['企业专网', '企业云定向数据']]) {
       const [z] = await t.database.sql.query<{ id: number }>('insert into plan_zones (goods_release_id, zone_name) values ($1, $2) returning zone_id id', [proPlan, name]);
       zones.push(z.id);
+      await t.database.sql.query(
+        'insert into plan_zone_services (goods_release_id, zone_id, commserv_id) select $1, $2, commserv_id from comm_services where commserv_name = $3',
+        [proPlan, z.id, service]);
     }
   });
   afterAll(() => t?.stop());
@@ -78,21 +82,87 @@ describe.each(backends)('card diagnosis on %s', (backend) => {
     return iccid;
   };
   const checkOf = (data: { checks: Check[] }, key: string) => data.checks.find((c) => c.key === key)!;
+  /** Another plan on China Telecom with the demo APN (and one zone when named), for the cards of one test. */
+  const plan = async (o: { code: string; mode: number; zone?: string }) => {
+    const name = o.mode === PlanOperationMode.Standard ? '标准版诊断测试 1GB' : `${o.code} 1GB`;
+    const [p] = await t.database.sql.query<{ id: number }>(
+      `insert into basic_plans (code, name, goods_type, tariff_type, sale_price, cycle_unit, cycle_value, duration_months, quota_mb, use_up_action,
+         operator_id, operation_mode, renewal_mode, created_by)
+       values ($1, $2, $3, $4, 10, $5, 1, 12, 1024, $6, $7, $8, $9, 'test') returning goods_release_id id`,
+      [o.code, name, PlanGoodsType.Monthly, TariffType.MonthlySingle, PlanCycleUnit.Month, PlanUseUpAction.BlockUntilCycleEnd, Operator.ChinaTelecom, o.mode,
+        PlanRenewalMode.AutoRenew],
+    );
+    await t.database.sql.query(`insert into plan_apns (goods_release_id, apn_id) select $1, apn_id from apns where apn_name = 'ctnet'`, [p.id]);
+    if (o.zone) await t.database.sql.query('insert into plan_zones (goods_release_id, zone_name) values ($1, $2)', [p.id, o.zone]);
+    return p.id;
+  };
   const count = async (q: string, params: unknown[]) => Number((await t.database.sql.query<{ n: string }>(q, params))[0].n);
   const diagnosesOf = (iccid: string) => count('select count(*) n from card_diagnoses where iccid = $1', [iccid]);
 
-  it('refuses standard-version cards with the spec message in both languages, and records nothing', async () => {
-    const iccid = await card({ mode: PlanOperationMode.Standard });
-    const zh = await t.call(DIAG, { iccid }, { token: admin, lang: 'zh' });
-    expect(zh.body).toMatchObject({ success: false, errorCode: ErrorCode.CardStandardNoDiagnosis, msg: '标准版卡不支持诊断' });
-    const en = await t.call(DIAG, { iccid }, { token: admin, lang: 'en' });
-    expect(en.body).toMatchObject({ success: false, errorCode: ErrorCode.CardStandardNoDiagnosis, msg: 'Standard cards do not support diagnosis' });
-    // a card without an operation mode is a standard card
-    const unset = await card({ mode: undefined, plan: null });
+  it('diagnoses standard-version cards with what needs no professional network; the professional-only check says so', async () => {
+    const std = await plan({ code: 'STD-DIAG-1G', mode: PlanOperationMode.Standard });
+    const iccid = await card({ mode: PlanOperationMode.Standard, plan: std, online: true, lastSessionHoursAgo: 0 });
+    for (const lang of ['zh', 'en'] as const) {
+      const r = await t.call(DIAG, { iccid }, { token: enterprise, lang });
+      expect(r.body.success, r.body.msg).toBe(true);
+      const d = r.body.data;
+      expect(d).toMatchObject({ iccid, operationMode: PlanOperationMode.Standard, planName: '标准版诊断测试 1GB' });
+      expect(d.checks.map((c: Check) => c.key)).toEqual([...diagnose.DIAGNOSE_CHECKS]);
+      // state, plan and quota, zone blocks, last session and operator reachability run as for any card
+      expect(checkOf(d, 'cardState').verdict).toBe(V.Ok);
+      expect(checkOf(d, 'planQuota').verdict).toBe(V.Ok);
+      expect(checkOf(d, 'planQuota').explanation.en).toContain('1 GB');
+      expect(checkOf(d, 'zoneLimits').verdict).toBe(V.Ok);
+      expect(checkOf(d, 'session').verdict).toBe(V.Ok);
+      expect(checkOf(d, 'operator')).toMatchObject({ verdict: V.Warning, actionKind: 'accessConfig' });
+      // the professional-only check: not applicable, and it says why instead of failing the diagnosis
+      const policy = checkOf(d, 'policy');
+      expect(policy).toMatchObject({ verdict: V.NotApplicable, action: null, actionKind: 'none' });
+      expect(policy.explanation.zh).toContain('仅适用于专业版卡');
+      expect(policy.explanation.en).toContain('Only for professional-version cards');
+      expect(policy.facts).toEqual([expect.objectContaining({ key: 'operationMode', value: String(PlanOperationMode.Standard) })]);
+      // "not applicable" never makes the overall verdict: the operator warning does
+      expect(d.overall).toBe(V.Warning);
+    }
+    // a zone blocked on a standard card is found like on any card
+    const [z] = await t.database.sql.query<{ id: number }>('insert into plan_zones (goods_release_id, zone_name) values ($1, $2) returning zone_id id', [std, '标准版区域']);
+    await t.database.sql.query(`insert into card_zone_blocks (iccid, kind, target_id, blocked_by) values ($1, 'zone', $2, 'admin')`, [iccid, z.id]);
+    expect(checkOf((await t.call(DIAG, { iccid }, { token: admin, lang: 'zh' })).body.data, 'zoneLimits').explanation.zh).toContain('标准版区域');
+    // a card without a plan (or its operation mode) counts as standard and is diagnosed too
+    const unset = await card({ plan: null });
     await t.database.sql.query('update cards set operation_mode = null where iccid = $1', [unset]);
-    expect((await t.call(DIAG, { iccid: unset }, { token: admin })).body.errorCode).toBe(ErrorCode.CardStandardNoDiagnosis);
-    expect(await diagnosesOf(iccid)).toBe(0);
-    expect(await count(`select count(*) n from audit_log where entity = 'cardDiagnosis' and after->>'iccid' = $1`, [iccid])).toBe(0);
+    const bare = (await t.call(DIAG, { iccid: unset }, { token: admin })).body.data;
+    expect(checkOf(bare, 'planQuota')).toMatchObject({ verdict: V.Problem, actionKind: 'changePlan' });
+    expect(checkOf(bare, 'policy').verdict).toBe(V.NotApplicable);
+    // each diagnosis is recorded and audited like a professional card's
+    expect(await diagnosesOf(iccid)).toBe(3);
+    expect(await count(`select count(*) n from audit_log where entity = 'cardDiagnosis' and after->>'iccid' = $1`, [iccid])).toBe(3);
+    // the advanced diagnosis checks the operator's gateway for a standard card too (no access configuration here)
+    expect(checkOf((await t.call(ADVANCED, { iccid }, { token: admin })).body.data, 'operator').actionKind).toBe('accessConfig');
+  });
+
+  it("professional cards: the communication policy the platform's network applies to them", async () => {
+    const ok = checkOf((await t.call(DIAG, { iccid: await card({ online: true }) }, { token: admin, lang: 'en' })).body.data, 'policy');
+    expect(ok.verdict).toBe(V.Ok);
+    expect(ok.explanation.en).toContain('2 communication service(s) in 2 zone(s)');
+    // a plan whose zones carry no data service: the professional network lets nothing through
+    const empty = await plan({ code: 'PRO-DIAG-EMPTY', mode: PlanOperationMode.Professional, zone: '空区域' });
+    const none = checkOf((await t.call(DIAG, { iccid: await card({ plan: empty }) }, { token: admin, lang: 'en' })).body.data, 'policy');
+    expect(none).toMatchObject({ verdict: V.Problem, actionKind: 'commservConfig' });
+    expect(none.explanation.en).toMatch(/no enabled data service/);
+    // a directional data service without whitelist addresses, and a service without a QoS: warnings naming them
+    const closed = await plan({ code: 'PRO-DIAG-CLOSED', mode: PlanOperationMode.Professional, zone: '封闭区域' });
+    const [svc] = await t.database.sql.query<{ id: number }>(
+      `insert into comm_services (commserv_name, commserv_type, directional, priority, whitelist, created_by) values ('封闭定向数据', 1, true, 3, '{}', 'test') returning commserv_id id`);
+    await t.database.sql.query(
+      `insert into plan_zone_services (goods_release_id, zone_id, commserv_id) select $1, zone_id, $2 from plan_zones where goods_release_id = $1`, [closed, svc.id]);
+    const warn = checkOf((await t.call(DIAG, { iccid: await card({ plan: closed }) }, { token: admin, lang: 'zh' })).body.data, 'policy');
+    expect(warn).toMatchObject({ verdict: V.Warning, actionKind: 'commservConfig' });
+    expect(warn.explanation.zh).toContain('封闭定向数据（封闭区域）');
+    await t.database.sql.query(`update comm_services set whitelist = '{10.0.0.1}' where commserv_id = $1`, [svc.id]);
+    const noQos = checkOf((await t.call(DIAG, { iccid: await card({ plan: closed }) }, { token: admin, lang: 'en' })).body.data, 'policy');
+    expect(noQos.verdict).toBe(V.Warning);
+    expect(noQos.explanation.en).toContain('no QoS configured: 封闭定向数据 (封闭区域)');
   });
 
   it('refuses start-state cards as unsupported', async () => {
@@ -195,12 +265,12 @@ describe.each(backends)('card diagnosis on %s', (backend) => {
     await usage(day(Date.now()), 900);
     const warn = checkOf((await t.call(DIAG, { iccid }, { token: admin, lang: 'en' })).body.data, 'planQuota');
     expect(warn).toMatchObject({ verdict: V.Warning, actionKind: 'orderEventPack' });
-    expect(warn.explanation.en).toContain('87.9% of 1.00 GB');
+    expect(warn.explanation.en).toContain('87.9% of 1 GB');
     expect(warn.facts.find((f) => f.key === 'usedMb')?.value).toBe('900');
     await usage(day(Date.now() - DAY), 200);
     const out = checkOf((await t.call(DIAG, { iccid }, { token: admin, lang: 'zh' })).body.data, 'planQuota');
     expect(out).toMatchObject({ verdict: V.Problem, actionKind: 'orderEventPack' });
-    expect(out.explanation.zh).toContain('本周期流量已用尽（1.07 GB / 1.00 GB）');
+    expect(out.explanation.zh).toContain('本周期流量已用尽（1.07 GB / 1 GB）');
     // an event pack valid now adds its quota
     const [pack] = await t.database.sql.query<{ id: number }>(`select goods_release_id id from basic_plans where code = 'CTCC-EV5G'`);
     await t.database.sql.query(`insert into card_event_packs (iccid, pack_id, starts_at, ends_at) values ($1, $2, now() - interval '1 day', now() + interval '20 days')`, [iccid, pack.id]);

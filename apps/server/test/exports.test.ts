@@ -6,16 +6,16 @@ import ExcelJS from 'exceljs';
 import { ErrorCode, ExportFormat, ExportState } from '@lynx/contract';
 import { backends, freshPostgres, startTestApp, waitFor, type TestApp } from './harness.ts';
 
-async function finished(t: TestApp, token: string, taskId: string) {
+async function finished(t: TestApp, token: string, taskId: string, ms = 20_000) {
   return waitFor(async () => {
     const r = await t.call('core/downloadTask/getListPage', {}, { token });
     const task = r.body.data.list.find((x: any) => x.taskId === taskId);
     return task && task.state !== ExportState.InProcess ? task : null;
-  });
+  }, ms);
 }
 
-const download = (t: TestApp, token: string, taskId: string) =>
-  t.app.inject({ method: 'GET', url: `/api/cmp/core/downloadTask/download?taskId=${taskId}&ts=1&lang=en`, headers: { authorization: token } });
+const download = (t: TestApp, token: string, taskId: string, lang: 'zh' | 'en' = 'en') =>
+  t.app.inject({ method: 'GET', url: `/api/cmp/core/downloadTask/download?taskId=${taskId}&ts=1&lang=${lang}`, headers: { authorization: token } });
 
 describe.each(backends)('exports on %s', (backend) => {
   let t: TestApp;
@@ -31,16 +31,21 @@ describe.each(backends)('exports on %s', (backend) => {
     expect(created.body.success).toBe(true);
     const task = await finished(t, admin, created.body.data.taskId);
     expect(task.state).toBe(ExportState.Succeeded);
-    expect(task.taskName).toBe('用户行为日志');
+    // created in Chinese, listed in English: the title follows the reader's language
+    expect(task.taskName).toBe('User behaviour log');
+    expect(task.direct).toBe(true);
     expect(task.rowCount).toBeGreaterThanOrEqual(2);
 
-    const res = await download(t, admin, task.taskId);
+    const res = await download(t, admin, task.taskId, 'zh');
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toContain("filename*=UTF-8''");
+    // an attachment under the task's name in the caller's language, never rendered by the browser
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="_-\d{12}\.xlsx"; filename\*=UTF-8''%E7%94%A8%E6%88%B7%E8%A1%8C%E4%B8%BA%E6%97%A5%E5%BF%97-\d{12}\.xlsx$/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
-    expect(ws.getRow(1).values).toEqual([undefined, '时间', '登录名', '行为', '对象', '说明', 'IP']);
+    expect(ws.getRow(1).values).toEqual([undefined, '时间 (UTC+8)', '登录名', '行为', '对象', '说明', 'IP']);
     const actions = new Set<string>();
     ws.eachRow((row, i) => {
       if (i > 1) actions.add(String(row.getCell(3).value));
@@ -67,7 +72,7 @@ describe.each(backends)('exports on %s', (backend) => {
     const res = await download(t, admin, task.taskId);
     expect(res.body.charCodeAt(0)).toBe(0xfeff);
     const lines = res.body.slice(1).trim().split('\r\n');
-    expect(lines[0]).toBe('Login name,User name,Role,Customer,Phone,E-mail,Status,Last login,Created');
+    expect(lines[0]).toBe('Login name,User name,Role,Customer,Phone,E-mail,Status,Last login (UTC+8),Created (UTC+8)');
     expect(lines.some((l) => l.startsWith('enterprise,') && l.includes(',Normal,'))).toBe(true);
   });
 
@@ -88,7 +93,10 @@ describe('export jobs are durable', () => {
       // first process: no workers, so the job only gets queued
       const a = await startTestApp('pglite', { runWorkers: false }, { dataDir });
       const admin = await a.login('admin');
-      const created = await a.call('core/downloadTask/createExport', { source: 'core/account/account/getAccountListPage' }, { token: admin });
+      // QR code images are always drawn by a job (small table exports are written during the call)
+      const iccids = (await a.database.sql.query<{ iccid: string }>('select iccid from cards where state = 64 order by iccid limit 2')).map((r) => r.iccid);
+      const created = await a.call('core/sim/simDetails/downloadQrCodes', { iccids }, { token: admin });
+      expect(created.body.success).toBe(true);
       const taskId = created.body.data.taskId;
       await new Promise((r) => setTimeout(r, 1500));
       const pending = await a.call('core/downloadTask/getListPage', {}, { token: admin });
@@ -98,7 +106,8 @@ describe('export jobs are durable', () => {
       // second process on the same data: the worker picks the job up
       const b = await startTestApp('pglite', { runWorkers: true }, { dataDir });
       const admin2 = await b.login('admin');
-      const task = await finished(b, admin2, taskId);
+      // the second process starts its queue and workers first: give it time on a busy machine
+      const task = await finished(b, admin2, taskId, 90_000);
       expect(task.state).toBe(ExportState.Succeeded);
       await b.stop();
     } finally {

@@ -6,8 +6,17 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/client.ts';
 import { buildApp, type BuiltApp } from '../src/app.ts';
 import { createScratchDatabase } from '../src/db/scratch-database.ts';
+import { SecretBox } from '../src/modules/network/opconfig/secrets.ts';
+import { simulatorSecretFor } from '../src/operators/simulator.ts';
 
 export const DEMO_PASSWORD = 'Demo@2026pass';
+
+/** The demo customers by name (seed/demo.ts): 智行物流 with two second-level customers, 华电 with one. */
+export const ZX = '智行物流科技有限公司';
+export const ZX_EAST = '智行物流华东分公司';
+export const ZX_COLD = '智行冷链配送中心';
+export const HD = '华电智能表计有限公司';
+export const HD_SZ = '华电深圳运维中心';
 export type Backend = 'pglite' | 'postgres';
 
 /** Server tests run on PGlite always and on PostgreSQL too when TEST_DATABASE_URL is set. */
@@ -73,6 +82,13 @@ export async function startTestApp(backend: Backend, overrides: Partial<Config> 
   return t;
 }
 
+/** Calls an endpoint that must succeed and returns its data (a failure names the endpoint and its message). */
+export async function callOk<T = any>(t: TestApp, endpoint: string, body: object, token: string): Promise<T> {
+  const r = await t.call<T>(endpoint, body, { token });
+  if (!r.body.success || r.body.errorCode !== null) throw new Error(`${endpoint} failed: ${r.body.msg}`);
+  return r.body.data;
+}
+
 /** Polls until fn returns a truthy value or the time runs out. */
 export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, ms = 20_000, step = 200): Promise<T> {
   const until = Date.now() + ms;
@@ -136,4 +152,21 @@ export async function insertCards(t: TestApp, iccids: string[], o: TestCards): P
     [iccids, o.state, o.operatorId, o.owner?.cust_id ?? null, o.owner?.root_cust_id ?? null, o.plan ?? null, o.mode ?? 1, o.online ?? false],
   );
   return iccids;
+}
+
+/**
+ * A simulator access configuration for the operator whose credentials no longer open: sealed with another
+ * installation's key, as after the key was replaced. Answers its id.
+ */
+export async function accessConfigThatNoLongerOpens(t: TestApp, adminToken: string, operatorId: number): Promise<number> {
+  const appKey = 'LYNXKEY0000SEALD';
+  const saved = await t.call('network/operatorsAccount/save', {
+    operatorId, accountName: '密钥更换', endpointUrl: 'https://api.operator.example.com/openapi', apiVersion: 'v1',
+    adapter: 'simulator', appKey, appSecret: simulatorSecretFor(appKey), password: 'Plain-Password-Sealed-2026',
+  }, { token: adminToken });
+  if (!saved.body.success) throw new Error(`access configuration not saved: ${saved.body.msg}`);
+  const id: number = saved.body.data.operAccountId;
+  await t.database.sql.query('update operator_accounts set credentials_sealed = $2 where oper_account_id = $1',
+    [id, new SecretBox(Buffer.alloc(32, 7)).sealJson({ appKey }, `operator_accounts.credentials:${id}`)]);
+  return id;
 }

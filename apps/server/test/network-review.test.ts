@@ -1,52 +1,22 @@
 // Rules added in review of the issue 4 network areas (commserv, opconfig, netconfig): unique-index races
 // answered with the friendly refusal, no credentials inside addresses, compression bombs refused.
-import zlib from 'node:zlib';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { CommServType, ErrorCode, Operator, PlatformType } from '@lynx/contract';
+import { CommServType, ErrorCode, Operator, PlatformType, netconfig } from '@lynx/contract';
 import { backends, multipart, startTestApp, type TestApp } from './harness.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { uniqueRace } from '../src/modules/network/unique-race.ts';
-import { XLSX_MAX_UNPACKED_BYTES, templateXlsx, zipUnpackedSize } from '../src/modules/network/netconfig-import.ts';
+import { templateXlsx } from '../src/modules/network/netconfig/import.ts';
+import { readSheet } from '../src/platform/spreadsheet.ts';
+import { SHEET_HEAD, SHEET_TAIL, deflatedRepeat, xlsxOf } from './xlsx-bombs.ts';
 import { iccidMatches, simulatorSecretFor } from '../src/operators/simulator.ts';
 
-/** A one-entry zip (deflated), enough for the central-directory check; `declared` overrides the size it states. */
-function zipOf(name: string, content: Buffer, declared = content.length): Buffer {
-  const data = zlib.deflateRawSync(content);
-  const fname = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(data.length, 18);
-  local.writeUInt32LE(declared, 22);
-  local.writeUInt16LE(fname.length, 26);
-  const cen = Buffer.alloc(46);
-  cen.writeUInt32LE(0x02014b50, 0);
-  cen.writeUInt16LE(20, 4);
-  cen.writeUInt16LE(20, 6);
-  cen.writeUInt16LE(8, 10);
-  cen.writeUInt32LE(data.length, 20);
-  cen.writeUInt32LE(declared, 24);
-  cen.writeUInt16LE(fname.length, 28);
-  const cenOffset = local.length + fname.length + data.length;
-  const cenSize = cen.length + fname.length;
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(1, 8);
-  eocd.writeUInt16LE(1, 10);
-  eocd.writeUInt32LE(cenSize, 12);
-  eocd.writeUInt32LE(cenOffset, 16);
-  return Buffer.concat([local, fname, data, cen, fname, eocd]);
-}
-
-describe('zip size check', () => {
-  it('reads the declared uncompressed size of a real xlsx and of a bomb', async () => {
-    const tpl = await templateXlsx('en');
-    const size = zipUnpackedSize(tpl);
-    expect(size).toBeGreaterThan(1000);
-    expect(size!).toBeLessThan(XLSX_MAX_UNPACKED_BYTES);
-    expect(zipUnpackedSize(zipOf('xl/worksheets/sheet1.xml', Buffer.alloc(10), 0xfffffff0))).toBe(0xfffffff0);
-    expect(zipUnpackedSize(Buffer.from('PK\u0003\u0004 not a zip at all'))).toBeNull();
+describe('plan files through the shared spreadsheet reader', () => {
+  it('reads the plan template back, and refuses what merely claims to be a zip', async () => {
+    const limits = { minColumns: netconfig.GOODS_IMPORT_COLUMNS.length, maxRows: 10, tooManyRows: () => new AppError(ErrorCode.OperatorGoodsImportTooMany) };
+    const rows = await readSheet({ filename: 'plans.xlsx', buffer: await templateXlsx('en') }, limits);
+    expect(rows[0]).toEqual(netconfig.GOODS_IMPORT_COLUMNS.map((c) => c.en));
+    expect(rows[1]).toHaveLength(netconfig.GOODS_IMPORT_COLUMNS.length);
+    await expect(readSheet({ filename: 'plans.xlsx', buffer: Buffer.from('PK\u0003\u0004 not a zip at all') }, limits)).rejects.toMatchObject({ code: ErrorCode.FileType });
   });
 });
 
@@ -146,12 +116,13 @@ describe.each(backends)('network configuration review rules on %s', (backend) =>
     expect(list.body.data.list[0]).toMatchObject({ goodsCode: 'GBK-1G', goodsName: '联通国标月包', operatorId: Operator.ChinaUnicom });
   });
 
-  it('refuses an xlsx that would unpack to far more than a plan list (compression bomb) before reading it', async () => {
-    const bomb = zipOf('xl/worksheets/sheet1.xml', Buffer.alloc(XLSX_MAX_UNPACKED_BYTES + 1024 * 1024, 0x20));
-    expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
+  it('refuses an xlsx that unpacks to far more than a plan list (compression bomb), whatever size it declares', async () => {
+    const bomb = xlsxOf({ deflated: deflatedRepeat(SHEET_HEAD, '          ', 9 * 1024 * 1024, SHEET_TAIL), declared: 1000 });
+    expect(bomb.length).toBeLessThan(64 * 1024);
     const m = multipart([{ name: 'file', filename: 'plans.xlsx', type: 'application/octet-stream', data: bomb }]);
     const res = await t.app.inject({ method: 'POST', url: '/api/cmp/network/operatorsGoods/add?lang=en', payload: m.payload, headers: { ...m.headers, authorization: admin } });
-    expect(res.json()).toMatchObject({ success: false, errorCode: ErrorCode.OperatorGoodsImportTooMany });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, errorCode: ErrorCode.UploadUnpackedTooLarge, msg: 'The file unpacks to more than 8 MB; split it and upload again' });
     const [{ n }] = await t.database.sql.query<{ n: number }>(`select count(*)::int as n from audit_log where entity = 'operatorGoodsImport' and after->>'fileName' = 'plans.xlsx'`);
     expect(n).toBe(0);
   });

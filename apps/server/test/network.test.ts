@@ -27,15 +27,16 @@ describe.each(backends)('operators and APNs on %s', (backend) => {
     expect(dup.body).toMatchObject({ errorCode: ErrorCode.ApnNameTaken, msg: '该运营商下已有同名 APN' });
     // the same name on another operator is fine
     expect((await t.call('network/apn/save', apn({ operatorId: Operator.ChinaUnicom }), { token: admin })).body.success).toBe(true);
+    // China Mobile's: this one and the demo's public APN of the enterprise's China Mobile plan
     const list = await t.call('network/apn/getListPage', { operatorId: Operator.ChinaMobile }, { token: admin });
-    expect(list.body.data.list).toHaveLength(1);
-    expect(list.body.data.list[0]).toMatchObject({ apnName: 'cmiot.fleet', status: ApnStatus.Enabled, createdBy: 'admin' });
+    expect(list.body.data.list.map((a: { apnName: string }) => a.apnName).sort()).toEqual(['cmiot', 'cmiot.fleet']);
+    expect(list.body.data.list.find((a: { apnName: string }) => a.apnName === 'cmiot.fleet')).toMatchObject({ status: ApnStatus.Enabled, createdBy: 'admin' });
     const upd = await t.call('network/apn/update', { apnId: created.body.data.apnId, status: ApnStatus.Disabled, remark: '' }, { token: admin });
     expect(upd.body.success).toBe(true);
     const after = await t.call('network/apn/getListPage', { status: ApnStatus.Disabled }, { token: admin });
     expect(after.body.data.list[0]).toMatchObject({ apnId: created.body.data.apnId, remark: null });
     const ops = await t.call('network/operators/list', {}, { token: admin });
-    expect(ops.body.data.find((o: any) => o.operatorId === Operator.ChinaMobile).apnCount).toBe(1);
+    expect(ops.body.data.find((o: any) => o.operatorId === Operator.ChinaMobile).apnCount).toBe(2);
     const trail = await t.call('system/audit/getListPage', { entity: 'apn' }, { token: admin });
     expect(trail.body.data.total).toBe(3);
   });

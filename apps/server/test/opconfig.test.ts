@@ -7,8 +7,8 @@ import {
 } from '@lynx/contract';
 import { backends, startTestApp, waitFor, type TestApp } from './harness.ts';
 import { createSimulatorGateway, iccidMatches, simulatorSecretFor } from '../src/operators/simulator.ts';
-import { SecretBox, keyFromDataDir, secretBoxFor } from '../src/modules/network/opconfig-secrets.ts';
-import { changeCardOnNetwork } from '../src/modules/network/opconfig-service.ts';
+import { SecretBox, keyFromDataDir, secretBoxFor } from '../src/modules/network/opconfig/secrets.ts';
+import { changeCardOnNetwork } from '../src/modules/network/opconfig/service.ts';
 
 const APP_KEY = 'LYNXKEY7731ALPHA';
 const APP_SECRET = simulatorSecretFor(APP_KEY);

@@ -6,12 +6,12 @@ import {
   ProfitShareMethod, TariffType,
 } from '@lynx/contract';
 import { backends, startTestApp, waitFor, type TestApp } from './harness.ts';
-import { commServiceQos, commServices } from '../src/modules/network/commserv-tables.ts';
+import { commServiceQos, commServices } from '../src/modules/network/commserv/tables.ts';
 import { retailPlans } from '../src/modules/plan/retail-tables.ts';
 import { customers, accounts } from '../src/modules/account/tables.ts';
 import { planReleases, planPriceChanges } from '../src/modules/plan/plan-tables.ts';
 import { countPlansUsingCommService, visibleBasicPlan } from '../src/modules/plan/plan-service.ts';
-import { applyDuePriceChanges, todayInChina } from '../src/modules/plan/plan-price.ts';
+import { applyDuePriceChanges, businessTodayOf } from '../src/modules/plan/plan-price.ts';
 import { builtInRolePermissions } from '../src/seed/demo.ts';
 
 const SAVE = 'goods/basicGoods/save';
@@ -55,7 +55,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
       renewalMode: PlanRenewalMode.AutoRenew, downtimeFee: 2, downtimeFreeMonths: 1, taxRate: 6, profitShareRatio: 10,
       profitShareMethod: ProfitShareMethod.ByProfit, networkTypes: [NetworkType.G4], apnIds: [apnA],
       zones: [
-        { zoneName: '全国', regions: ['全国'], commservIds: [svc.internet, svc.sms] },
+        { zoneName: '全国', zoneNameEn: ' Nationwide ', regions: ['全国'], commservIds: [svc.internet, svc.sms] },
         { zoneName: '专网', regions: ['上海'], quotaMb: 512, price: 5, commservIds: [svc.cloud] },
       ],
       ...over,
@@ -98,6 +98,8 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
     expect(d.apns.map((a: any) => a.apnId)).toEqual([apnA]);
     expect(d.zones.map((z: any) => [z.zoneName, z.services.map((s: any) => s.commservId)])).toEqual([['全国', [svc.internet, svc.sms]], ['专网', [svc.cloud]]]);
     expect(d.zones[1]).toMatchObject({ quotaMb: 512, price: 5 });
+    // the optional English name is kept (trimmed) beside the typed one; none is null
+    expect(d.zones.map((z: any) => z.zoneNameEn)).toEqual(['Nationwide', null]);
     const trail = await t.call('system/audit/getListPage', { entity: 'basic_plan' }, { token: admin });
     expect(trail.body.data.list.some((a: any) => a.entityId === String(id))).toBe(true);
     expect(await countPlansUsingCommService(t.database.db, svc.cloud)).toBeGreaterThanOrEqual(2);
@@ -278,7 +280,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
       expect((await t.call(PUBLISH, { goodsReleaseId: id, custIds: [cust.ent] }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call(UNPUBLISH, { goodsReleaseId: id }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call('goods/basicGoods/delete', { goodsReleaseId: id }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
-      expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: 1, effectiveDate: todayInChina() }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
+      expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: 1, effectiveDate: businessTodayOf() }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call('goods/basicGoods/copy', { goodsReleaseId: id, code: 'X1', name: 'x' }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call(LIST, {}, { token })).body.success).toBe(true);
     }
@@ -293,7 +295,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
       retailName: '车主畅享包', custId: cust.ent, rootCustId: ent_.rootCustId, goodsReleaseId: id, price: 45, dividendMethod: 1, dividendProportion: 10,
       createdBy: 'enterprise', updatedBy: 'enterprise',
     });
-    const r = await t.call(PRICE, { goodsReleaseId: id, salePrice: 45, effectiveDate: todayInChina(), remark: '成本上调' }, { token: admin });
+    const r = await t.call(PRICE, { goodsReleaseId: id, salePrice: 45, effectiveDate: businessTodayOf(), remark: '成本上调' }, { token: admin });
     expect(r.body.data).toMatchObject({ successCount: 1, failureCount: 1, status: PriceChangeStatus.Effective });
     const releases = await t.database.db.select().from(planReleases).where(eq(planReleases.goodsReleaseId, id));
     expect(Object.fromEntries(releases.map((x) => [x.custId, x.salePrice]))).toEqual({ [cust.ent]: 30, [cust.chan]: 45 });
@@ -324,7 +326,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
     expect(un.body.msg).toContain('车主畅享包');
     expect((await t.call(UNPUBLISH, { goodsReleaseId: id, custIds: [cust.chan] }, { token: admin })).body.data).toEqual({ removed: 1 });
     const history = await t.call('goods/basicGoods/changeRecord/history', { goodsReleaseId: id }, { token: admin });
-    expect(history.body.data.list.find((h: any) => h.kind === PlanChangeKind.PriceAdjusted)).toMatchObject({ oldPrice: 30, newPrice: 45, effectiveDate: todayInChina() });
+    expect(history.body.data.list.find((h: any) => h.kind === PlanChangeKind.PriceAdjusted)).toMatchObject({ oldPrice: 30, newPrice: 45, effectiveDate: businessTodayOf() });
     const audits = await t.call('system/audit/getListPage', { entity: 'basic_plan_price' }, { token: admin });
     expect(audits.body.data.list.some((a: any) => a.entityId === String(id))).toBe(true);
   });
@@ -341,7 +343,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
     expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: 26, effectiveDate: '2999-02-01' }, { token: admin })).body.errorCode).toBe(ErrorCode.PlanPriceChangePending);
     expect(await t.database.db.transaction((tx) => applyDuePriceChanges(tx))).toBe(0);
     // once the date has come, the daily job applies it
-    await t.database.db.update(planPriceChanges).set({ effectiveDate: todayInChina() }).where(eq(planPriceChanges.changeId, r.body.data.changeId));
+    await t.database.db.update(planPriceChanges).set({ effectiveDate: businessTodayOf() }).where(eq(planPriceChanges.changeId, r.body.data.changeId));
     expect(await t.database.db.transaction((tx) => applyDuePriceChanges(tx))).toBe(1);
     expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: chan })).body.data.salePrice).toBe(25);
   });

@@ -4,7 +4,7 @@ import { backends, iccidsOf, insertCards, multipart, ownerOf, startTestApp, wait
 import { checkPool } from '../src/modules/pool/pool-usage.ts';
 import { runUsageWindow } from '../src/modules/usage/usage-feed.ts';
 import { clearUsagePlanCache } from '../src/modules/usage/usage-plans.ts';
-import { billingPeriod, chinaDay } from '../src/modules/usage/usage-time.ts';
+import { billingPeriod, businessDay } from '../src/modules/usage/usage-time.ts';
 
 const { BatchType, BatchState } = batch;
 const { PoolState, PoolExhaustAction, PoolEventType } = api;
@@ -72,7 +72,7 @@ describe.each(backends)('data pools on %s', (backend) => {
   const poolOf = async (iccid: string) => (await q<{ pool_id: number | null }>('select pool_id from cards where iccid = $1', [iccid]))[0].pool_id;
   const members = (poolId: number) => n('select member_count n from card_pools where pool_id = $1', [poolId]);
   const events = async (poolId: number) => (await q<{ type: number }>('select type from card_pool_events where pool_id = $1 order by event_id', [poolId])).map((e) => Number(e.type));
-  const today = () => chinaDay(Date.now());
+  const today = () => businessDay(Date.now());
   const use = (iccid: string, bytes: number, day = today()) =>
     q(`insert into card_usage_daily (iccid, day, bytes_down, bytes, apn, operator_id, cust_id, root_cust_id) values ($1, $2, $3, $3, 'ctnet', 3, $4, $5)
        on conflict (iccid, day) do update set bytes = card_usage_daily.bytes + excluded.bytes, bytes_down = card_usage_daily.bytes_down + excluded.bytes`,

@@ -4,7 +4,7 @@ import { CardState, PROFESSIONAL_CARD_STATES } from '@lynx/contract';
 import { backends, startTestApp, type TestApp } from './harness.ts';
 import { FLEET_ICCID_LIKE, seedFleet, type FleetResult } from '../src/seed/fleet.ts';
 import { cards } from '../src/modules/card/card-tables.ts';
-import { rowOfSnapshot, snapshotOf } from '../src/modules/card/card-service.ts';
+import { rowOfSnapshot, snapshotOf } from '../src/modules/card/lifecycle/card-service.ts';
 
 const N = 2000;
 const NOW = new Date('2026-11-20T09:30:00Z');

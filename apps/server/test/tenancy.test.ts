@@ -1,18 +1,13 @@
 import crypto from 'node:crypto';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { ErrorCode, ExportFormat, ExportState } from '@lynx/contract';
-import { backends, multipart, startTestApp, waitFor, DEMO_PASSWORD, type TestApp } from './harness.ts';
+import { backends, multipart, startTestApp, waitFor, DEMO_PASSWORD, type Part, type TestApp, ZX, ZX_EAST, ZX_COLD, HD, HD_SZ } from './harness.ts';
 
 /**
  * Tenant isolation, tried the way an attacker would: by guessing ids and login names of other tenants.
  * Demo tree: 智行物流科技有限公司 (enterprise) with 智行物流华东分公司 (subcustomer) and 智行冷链配送中心;
  * 华电智能表计有限公司 (channel) with 华电深圳运维中心. admin and manager are staff without a customer.
  */
-const ZX = '智行物流科技有限公司';
-const ZX_EAST = '智行物流华东分公司';
-const ZX_COLD = '智行冷链配送中心';
-const HD = '华电智能表计有限公司';
-const HD_SZ = '华电深圳运维中心';
 const NO_SUCH_CUST = 987_654;
 const NO_SUCH_LOGIN = 'no-such-user-x';
 
@@ -262,14 +257,23 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     }
     expect(JSON.parse(missing.body)).toEqual(NOT_FOUND_EN);
 
-    // the logo upload takes the customer from the session, not from the custId field
+    // the logo upload naming another customer is refused like a missing record, not given to its own customer
     const before = (await t.call('core/account/account/getLogoByCustId', { custId: cust[HD] })).body.data.logoUrl;
-    const form = multipart([{ name: 'custId', value: String(cust[HD]) }, { name: 'logoFile', filename: 'logo.png', type: 'image/png', data: PNG }]);
-    const up = await t.app.inject({
-      method: 'POST', url: '/api/cmp/core/account/account/uploadLogo?ts=1&lang=en', payload: form.payload,
-      headers: { ...form.headers, authorization: sub },
-    });
+    const uploadLogo = (parts: Part[]) => {
+      const form = multipart([...parts, { name: 'logoFile', filename: 'logo.png', type: 'image/png', data: PNG }]);
+      return t.app.inject({
+        method: 'POST', url: '/api/cmp/core/account/account/uploadLogo?ts=1&lang=en', payload: form.payload,
+        headers: { ...form.headers, authorization: sub },
+      });
+    };
+    const foreign = await uploadLogo([{ name: 'custId', value: String(cust[HD]) }]);
+    expect(foreign.json()).toEqual(NOT_FOUND_EN);
+    const ownBefore = (await t.call('core/account/account/getLogoByCustId', { custId: cust[ZX_EAST] })).body.data.logoUrl;
+    expect((await t.call('core/account/account/getLogoByCustId', { custId: cust[HD] })).body.data.logoUrl).toBe(before);
+    // without a custId it is its own customer's logo
+    const up = await uploadLogo([]);
     expect(up.json().success).toBe(true);
+    expect(up.json().data.logoUrl).not.toBe(ownBefore);
     expect((await t.call('core/account/account/getLogoByCustId', { custId: cust[HD] })).body.data.logoUrl).toBe(before);
     expect((await t.call('core/account/account/getLogoByCustId', { custId: cust[ZX_EAST] })).body.data.logoUrl).toBe(up.json().data.logoUrl);
     expect((await customerAsAdmin(cust[HD])).logoUrl).toBeNull();

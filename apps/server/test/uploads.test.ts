@@ -42,7 +42,7 @@ describe.each(backends)('file uploads on %s', (backend) => {
 
   it('refuses a payment proof over 2 MB with the size in the message', async () => {
     const r = await upload({ use: 'paymentProof' }, { field: 'file', name: 'big.png', type: 'image/png', data: Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024)]) }, token, 'zh');
-    expect(r.json()).toMatchObject({ success: false, errorCode: ErrorCode.FileTooBig, msg: '文件过大，不能超过 2.00 MB' });
+    expect(r.json()).toMatchObject({ success: false, errorCode: ErrorCode.FileTooBig, msg: '文件过大，须小于 2 MB' });
   });
 
   it('refuses a content image over 1 MB and a GIF content image', async () => {
@@ -61,6 +61,26 @@ describe.each(backends)('file uploads on %s', (backend) => {
     expect((await upload({ use: 'paymentProof' })).json().errorCode).toBe(ErrorCode.FileRequired);
     const r = await upload({ use: 'avatar' }, { field: 'file', name: 'a.png', type: 'image/png', data: PNG });
     expect(r.json().errorCode).toBe(ErrorCode.Validation);
+  });
+
+  it('checks text fields with the endpoint schema, as a JSON body is checked, and takes one file only', async () => {
+    const png = { field: 'file', name: 'a.png', type: 'image/png', data: PNG };
+    const missing = await upload({}, png, token, 'zh');
+    expect(missing.json()).toMatchObject({ errorCode: ErrorCode.Validation, msg: expect.stringContaining('use'), data: { field: 'use' } });
+    const unknown = await upload({ use: 'paymentProof', note: 'x' }, png);
+    expect(unknown.json()).toMatchObject({ errorCode: ErrorCode.UnknownField, data: { field: 'note' } });
+    const nul = await upload({ use: 'payment\u0000Proof' }, png);
+    expect(nul.json()).toMatchObject({ errorCode: ErrorCode.Validation, data: { field: 'use' } });
+    const two = build([{ name: 'use', value: 'paymentProof' }, { name: 'file', filename: 'a.png', type: 'image/png', data: PNG }, { name: 'file', filename: 'b.png', type: 'image/png', data: PNG }]);
+    const r = await t.app.inject({ method: 'POST', url: '/api/cmp/base/file/upload?lang=en', payload: two.payload, headers: { ...two.headers, authorization: token } });
+    expect(r.json()).toMatchObject({ errorCode: ErrorCode.SingleFile, msg: 'Upload a single file', data: { field: 'file' } });
+
+    // the card import's remark is bounded by its schema (100 characters), before the file is read
+    const admin = await t.login('admin');
+    const csv = { name: 'file', filename: 'cards.csv', type: 'text/csv', data: Buffer.from('ICCID\r\n') };
+    const long = build([{ name: 'remark', value: '备'.repeat(101) }, csv]);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/cmp/core/sim/simEnter/insert?lang=en', payload: long.payload, headers: { ...long.headers, authorization: admin } });
+    expect(refused.json()).toMatchObject({ errorCode: ErrorCode.Validation, msg: expect.stringContaining('at most 100 characters'), data: { field: 'remark' } });
   });
 
   it('needs a session', async () => {

@@ -1,25 +1,29 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { CardChangeSource, CardState, ErrorCode, ExportState, Operator, PlanUseUpAction } from '@lynx/contract';
+import { CardChangeSource, CardState, ErrorCode, ExportState, Operator, PlanUseUpAction, formatSize } from '@lynx/contract';
 import { backends, startTestApp, waitFor, type TestApp } from './harness.ts';
-import { chinaDay, chinaDayStart, planDay, simulateUsage } from '../src/operators/simulator-usage.ts';
+import { businessDay, businessDayStartMs, planDay, simulateUsage } from '../src/operators/simulator-usage.ts';
 import type { UsageCard } from '../src/operators/gateway.ts';
 import { demoUsageStart, runUsageFeed, runUsageWindow, type UsageDeps } from '../src/modules/usage/usage-feed.ts';
 import { QUOTA_ACTOR } from '../src/modules/usage/usage-quota.ts';
 import { clearUsagePlanCache } from '../src/modules/usage/usage-plans.ts';
 import { dropExpiredSessionPartitions, ensureUsagePartitions, usagePartitions } from '../src/modules/usage/usage-partitions.ts';
-import { monthFirstDay, chinaMonth, addDay } from '../src/modules/usage/usage-time.ts';
-import { applyCardAction } from '../src/modules/card/card-service.ts';
+import { monthFirstDay, businessMonth, addDay } from '../src/modules/usage/usage-time.ts';
+import { applyCardAction } from '../src/modules/card/lifecycle/card-service.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const KB = 1024;
+
+/** One csv line's fields, quotes undone ('"1,023 B"' is one field). */
+const csvFields = (line: string) =>
+  [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1].replace(/^"([\s\S]*)"$/, '$1').replace(/""/g, '"'));
 
 // ---------------------------------------------------------------------------------------------------------------
 // The network simulator's usage, without a database
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('network simulator usage', () => {
-  const t0 = chinaDayStart('2026-11-02');
+  const t0 = businessDayStartMs('2026-11-02');
   const card = (iccid: string, service: UsageCard['service'], extra: Partial<UsageCard> = {}): UsageCard => ({
     iccid, operatorId: Operator.ChinaTelecom, apn: 'ctnet', networkTypes: [2, 3], service, ...extra,
   });
@@ -83,7 +87,7 @@ describe('network simulator usage', () => {
     const night = active.sessions.filter((s) => hour(s) < 6).length;
     expect(day).toBeGreaterThan(night * 3);
     // sessions never cross a China midnight
-    expect(active.sessions.every((s) => chinaDay(s.startedAt.getTime()) === chinaDay((s.endedAt ?? s.startedAt).getTime() - 1))).toBe(true);
+    expect(active.sessions.every((s) => businessDay(s.startedAt.getTime()) === businessDay((s.endedAt ?? s.startedAt).getTime() - 1))).toBe(true);
     expect(planDay(card(iccids[0], []), '2026-11-02', false)).toEqual(planDay(card(iccids[0], []), '2026-11-02', false));
   });
 });
@@ -104,8 +108,11 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
   let ent: Who;
   let chan: Who;
   let east: Who;
-  /** the feed's clock: moves forward with the tests */
-  let clock = Math.floor(Date.now() / 60_000) * 60_000;
+  /**
+   * The feed's clock: moves forward with the tests. It starts at the next 14:00 China time, because the simulator's
+   * traffic follows the day (few cards are online at 02:00): the tests must not depend on when they run.
+   */
+  let clock = nextChinaAfternoon(Date.now());
   let first: Awaited<ReturnType<typeof runUsageFeed>>;
 
   const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.sql.query<T>(text, params);
@@ -145,7 +152,7 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
 
   it('keeps monthly partitions of both usage tables from 13 months back to 2 ahead (declarative partitioning)', async () => {
     expect(await n(`select count(*) n from pg_partitioned_table where partrelid in ('card_sessions'::regclass, 'card_usage_daily'::regclass)`)).toBe(2);
-    const month = chinaMonth(clock);
+    const month = businessMonth(clock);
     const want = Array.from({ length: 16 }, (_, i) => monthFirstDay(month, i - 13).slice(0, 7));
     for (const table of ['card_sessions', 'card_usage_daily'] as const) {
       const have = (await usagePartitions(t.deps.db, table)).map((p) => p.month);
@@ -227,7 +234,7 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
       expect(x.windows).toBeGreaterThanOrEqual(8);
       expect(x.watermark).toBe(new Date(clock).toISOString());
     }
-    for (const day of [addDay(chinaDay(from), 1), chinaDay(clock)]) {
+    for (const day of [addDay(businessDay(from), 1), businessDay(clock)]) {
       expect(await n(`select count(*) n from card_usage_daily where day = $1`, [day]), day).toBeGreaterThan(5);
     }
     expect(await rollupMismatches()).toBe(0);
@@ -250,7 +257,7 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
     for (const iccid of [online, zoned]) {
       expect(await n(`select count(*) n from card_sessions where iccid = $1 and started_at >= $2`, [iccid, new Date(before).toISOString()]), iccid).toBe(0);
       expect(await n(`select count(*) n from card_sessions where iccid = $1 and ended_at is null`, [iccid])).toBe(0);
-      expect(await n(`select count(*) n from card_usage_daily where iccid = $1 and day > $2`, [iccid, chinaDay(before)])).toBe(0);
+      expect(await n(`select count(*) n from card_usage_daily where iccid = $1 and day > $2`, [iccid, businessDay(before)])).toBe(0);
       expect(await n(`select count(*) n from cards where iccid = $1 and online`, [iccid])).toBe(0);
     }
     // cards still active keep going
@@ -283,10 +290,10 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
     expect(acted).toContain(a);
     expect(acted).toContain(b);
     expect(Number((await q<{ state: number }>('select state from cards where iccid = $1', [a]))[0].state)).toBe(CardState.Deactivated);
-    const h = await q<{ source: number; actor: string; to_state: number; reason: string }>(
-      `select source, actor, to_state, reason from card_history where iccid = $1 order by at desc limit 1`, [a]);
+    const h = await q<{ source: number; actor: string; to_state: number; note_en: string }>(
+      `select source, actor, to_state, note_en from card_history where iccid = $1 order by at desc limit 1`, [a]);
     expect(h[0]).toMatchObject({ source: CardChangeSource.Rule, actor: QUOTA_ACTOR, to_state: CardState.Deactivated });
-    expect(h[0].reason).toContain('quota used up');
+    expect(h[0].note_en).toContain('quota used up');
     expect(Number((await q<{ state: number }>('select state from cards where iccid = $1', [b]))[0].state)).toBe(CardState.Activated);
     expect(await n(`select count(*) n from card_zone_blocks where iccid = $1 and blocked_by = $2 and not by_deactivation`, [b, QUOTA_ACTOR])).toBe(2);
     const ex = await q<{ iccid: string; action: number; failure: string | null; used_bytes: string; quota_bytes: string }>(
@@ -335,18 +342,18 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
     const inContract = cyc.s !== null && cyc.e !== null && new Date(cyc.s).getTime() <= Date.now() && Date.now() < new Date(cyc.e).getTime();
     expect(u.cycleKind).toBe(inContract ? 'contract' : 'billing');
     if (inContract) expect(u.cycleStart).toBe(new Date(cyc.s!).toISOString());
-    expect(u.days.length).toBe(Math.round((chinaDayStart(u.to) - chinaDayStart(u.from)) / DAY) + 1);
+    expect(u.days.length).toBe(Math.round((businessDayStartMs(u.to) - businessDayStartMs(u.from)) / DAY) + 1);
     expect(u.days[0].day).toBe(u.from);
     expect(u.total.bytes).toBe(u.days.reduce((s: number, d: { bytes: number }) => s + d.bytes, 0));
     const used = await n(`select coalesce(sum(bytes), 0) n from card_usage_daily where iccid = $1 and day >= $2 and day <= $3`,
-      [zx.iccid, chinaDay(new Date(u.cycleStart).getTime()), chinaDay(new Date(u.cycleEnd).getTime() - 1)]);
+      [zx.iccid, businessDay(new Date(u.cycleStart).getTime()), businessDay(new Date(u.cycleEnd).getTime() - 1)]);
     expect(u.usedBytes).toBe(used);
     expect(u.quotaBytes).toBe(10240 * 1024 * 1024);
     expect(u.remainingBytes).toBe(Math.max(0, u.quotaBytes - used));
     expect(u.planName).toBeTruthy();
 
     // an explicit range, zero-filled
-    const from = addDay(chinaDay(Date.now()), -40);
+    const from = addDay(businessDay(Date.now()), -40);
     const r = ok(await t.call('core/sim/simDetails/getUsage', { iccid: zx.iccid, from, to: addDay(from, 9) }, { token: admin }));
     expect(r.days).toHaveLength(10);
     expect(r.days.every((d: { bytes: number }) => d.bytes === 0)).toBe(true);
@@ -397,7 +404,7 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
     await q(`delete from card_sessions where iccid = $1 and session_id like 'T%'`, [c.iccid]);
   });
 
-  const range = () => ({ startDate: addDay(chinaDay(clock), -30), endDate: chinaDay(clock) });
+  const range = () => ({ startDate: addDay(businessDay(clock), -30), endDate: businessDay(clock) });
 
   it('traffic detail query by day and by session: each role sees its own tenant, totals match, filters and limits', async () => {
     const scopes: [string, string, string][] = [
@@ -420,7 +427,7 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
       const rolled = await n(`select coalesce(sum(sessions), 0) n from card_usage_daily_cust where ${where} and day between $1 and $2`, [startDate, endDate]);
       expect(sessions.total, who).toBe(rolled);
       const ws = await n(`select count(*) n from card_sessions where ${where} and started_at >= $1 and started_at < $2`,
-        [new Date(chinaDayStart(startDate)).toISOString(), new Date(chinaDayStart(addDay(endDate, 1))).toISOString()]);
+        [new Date(businessDayStartMs(startDate)).toISOString(), new Date(businessDayStartMs(addDay(endDate, 1))).toISOString()]);
       expect(Math.abs(sessions.total - ws), who).toBeLessThanOrEqual(Math.max(2, Math.ceil(ws / 1000)));
       expect(sessions.list.every((x: { iccid: string }) => allowed.has(x.iccid)), who).toBe(true);
     }
@@ -446,14 +453,14 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
     expect(p1.list[0].day >= p2.list[0].day).toBe(true);
     // defaults: the last 7 days
     const d = ok(await t.call('shortcuts/queryFlow/getFlowDailyPage', {}, { token: admin }));
-    expect(d.endDate).toBe(chinaDay(Date.now()));
+    expect(d.endDate).toBe(businessDay(Date.now()));
     expect(d.startDate).toBe(addDay(d.endDate, -6));
     // limits, in both languages
     const tooLong = await t.call('shortcuts/queryFlow/getFlowDailyPage', { startDate: '2026-01-01', endDate: '2026-02-01' }, { token: admin, lang: 'zh' });
     expect(tooLong.body).toMatchObject({ success: false, errorCode: ErrorCode.UsageRangeTooLong, msg: '查询的时间跨度不能超过 31 天' });
     const reversed = await t.call('shortcuts/queryFlow/getFlowSessionPage', { startDate: '2026-02-02', endDate: '2026-02-01' }, { token: admin });
     expect(reversed.body).toMatchObject({ success: false, errorCode: ErrorCode.UsageRangeReversed });
-    const old = addDay(monthFirstDay(chinaMonth(Date.now()), -4), 2);
+    const old = addDay(monthFirstDay(businessMonth(Date.now()), -4), 2);
     const expired = await t.call('shortcuts/queryFlow/getFlowSessionPage', { startDate: old, endDate: addDay(old, 3) }, { token: admin });
     expect(expired.body).toMatchObject({ success: false, errorCode: ErrorCode.UsageSessionsExpired });
     expect(ok(await t.call('shortcuts/queryFlow/getFlowDailyPage', { startDate: old, endDate: addDay(old, 3) }, { token: admin })).total).toBe(0);
@@ -482,11 +489,21 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
       expect(Number(task.state)).toBe(ExportState.Succeeded);
       const list = ok(await t.call(kind === 'daily' ? 'shortcuts/queryFlow/getFlowDailyPage' : 'shortcuts/queryFlow/getFlowSessionPage', { startDate, endDate }, { token }));
       expect(Number(task.row_count), kind).toBe(list.total);
+      // each size twice: the byte count a program reads, then the scaled text people read ('1.5 GB')
+      const file = await t.app.inject({ method: 'GET', url: `/api/cmp/core/downloadTask/download?taskId=${created.taskId}&ts=1&lang=en`, headers: { authorization: token } });
+      const [header, ...rows] = file.body.slice(1).trim().split('\r\n').map(csvFields);
+      for (const title of ['Data', 'Uplink', 'Downlink']) {
+        const raw = header.indexOf(`${title} (bytes)`);
+        expect(raw, `${kind} ${title}`).toBeGreaterThan(-1);
+        expect(header[raw + 1]).toBe(title);
+        for (const r of rows) expect(r[raw + 1]).toBe(formatSize(Number(r[raw])));
+      }
+      expect(rows).toHaveLength(list.total);
     }
   });
 
   it('Home overview: cards by state, the month and its days, top customers and top links, per tenant', async () => {
-    const today = chinaDay(Date.now());
+    const today = businessDay(Date.now());
     const month = today.slice(0, 7);
     const scopes: [string, string, string, 'root' | 'cust' | 'staff'][] = [
       [admin, 'true', 'admin', 'staff'], [enterprise, `root_cust_id = ${ent.root_cust_id}`, 'enterprise', 'cust'],
@@ -530,3 +547,9 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
     expect((await t.call('edge/homepage/usedInfo', { month: '2026-13' }, { token: admin })).body.errorCode).toBe(ErrorCode.Validation);
   });
 });
+
+/** The first 14:00 China time at or after `ms`, to the minute. */
+function nextChinaAfternoon(ms: number): number {
+  const today = businessDayStartMs(businessDay(ms)) + 14 * HOUR;
+  return Math.floor(ms / 60_000) * 60_000 <= today ? today : today + DAY;
+}

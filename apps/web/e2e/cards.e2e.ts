@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { CardState, ErrorCode, PlanOperationMode, carddetail, diagnose, errorMessage } from '@lynx/contract';
+import { CardState, PlanOperationMode, carddetail, diagnose } from '@lynx/contract';
 // the built-in network simulator is deterministic (usage follows from the ICCID and the day): the test picks
 // devices that attach shortly after they are activated, so their usage shows up while the test waits
-import { chinaDay, chinaDayStart, planDay } from '../../server/src/operators/simulator-usage.ts';
-import { POLL, api, apiLogin, dialog, launch, login, newPage, pick, row, shot, visible } from './support.ts';
+import { businessDay, businessDayStartMs, planDay } from '../../server/src/operators/simulator-usage.ts';
+import { POLL, api, apiLogin, dialog, launch, login, moreFilters, newPage, pick, row, shot, visible } from './support.ts';
 
 /**
  * Issue 5 end to end, one card journey: import fresh cards, transfer them to the enterprise customer with a plan
@@ -43,11 +43,11 @@ function freshCards(from: number, to: number, n: number): { prefix: string; card
   const prefix = `8986039${run}`;
   const slot = (to - from) / n;
   const picked: (Card | undefined)[] = Array.from({ length: n }, () => undefined);
-  const days = [...new Set([chinaDay(from), chinaDay(to)])];
+  const days = [...new Set([businessDay(from), businessDay(to)])];
   for (let seq = 0; seq < 1_000_000 && picked.some((c) => !c); seq++) {
     const iccid = `${prefix}${String(seq).padStart(6, '0')}`;
     for (const day of days) {
-      const starts = planDay({ iccid, operatorId: 3, networkTypes: [] }, day, false, undefined, chinaDayStart(day)).sessions.map((s) => s.start);
+      const starts = planDay({ iccid, operatorId: 3, networkTypes: [] }, day, false, undefined, businessDayStartMs(day)).sessions.map((s) => s.start);
       const at = starts.find((s) => s >= from && s < to);
       if (at === undefined) continue;
       const k = Math.floor((at - from) / slot);
@@ -65,6 +65,8 @@ function freshCards(from: number, to: number, n: number): { prefix: string; card
 async function searchRange(page: Page, prefix: string) {
   await page.goto('/card/card-list/list');
   const search = visible(page).getByTestId('card-search');
+  // the ICCID range is one of the card list's extra filters
+  await moreFilters(search);
   await search.locator('#iccidStart').fill(`${prefix}000000`);
   await search.locator('#iccidEnd').fill(`${prefix}999999`);
   // both ends given: no "fill in both" left under the range
@@ -221,14 +223,18 @@ describe('a batch of SIM cards from import to diagnosis', () => {
     await page.context().close();
   });
 
-  it('diagnoses: one of these standard-version cards is refused with the spec\'s message (en), a professional-version card gets its checks (zh)', async () => {
+  it('diagnoses: one of these standard-version cards gets the checks that need no professional network (en), a professional-version card all of them (zh)', async () => {
     const iccid = shared.watched || shared.cards[0]?.iccid;
     expect(iccid, 'a card of the steps before').toBeTruthy();
     const page = await newPage(browser, 'en');
     await login(page, 'admin');
     await page.goto(`/shortcuts/diagnose/detail/${iccid}`);
-    const refusal = visible(page).getByTestId('diagnose-refusal');
-    await expect.poll(() => refusal.innerText(), POLL).toContain(errorMessage(ErrorCode.CardStandardNoDiagnosis, 'en'));
+    const std = visible(page).getByTestId('diagnose-checks');
+    await expect.poll(() => std.locator('[data-testid^="check-"]').count(), POLL).toBe(6);
+    // deactivated by the batch of the step before: a problem, with the way out
+    await expect(std.getByTestId('check-cardState').getAttribute('data-verdict')).resolves.toBe(String(diagnose.DiagnoseVerdict.Problem));
+    await expect(std.getByTestId('check-policy').getAttribute('data-verdict')).resolves.toBe(String(diagnose.DiagnoseVerdict.NotApplicable));
+    expect(await visible(page).getByTestId('diagnose-refusal').count()).toBe(0);
     await shot(page, 'diagnose-standard-en');
     await page.context().close();
 
@@ -247,9 +253,10 @@ describe('a batch of SIM cards from import to diagnosis', () => {
     const view = visible(zh);
     await view.getByTestId('diagnose-overall').waitFor();
     const checks = view.getByTestId('diagnose-checks');
-    await expect.poll(() => checks.locator('[data-testid^="check-"]').count(), POLL).toBe(5);
+    await expect.poll(() => checks.locator('[data-testid^="check-"]').count(), POLL).toBe(6);
     const text = await view.innerText();
-    for (const title of ['卡状态', '套餐与用量', '区域限制', '会话与 APN', '运营商连接']) expect(text).toContain(title);
+    for (const title of ['卡状态', '套餐与用量', '区域限制', '会话与 APN', '运营商连接', '通信策略']) expect(text).toContain(title);
+    await expect(checks.getByTestId('check-policy').getAttribute('data-verdict')).resolves.not.toBe(String(diagnose.DiagnoseVerdict.NotApplicable));
     expect(text).toContain(PlanOperationMode.label(PlanOperationMode.Professional, 'zh'));
     // an activated card: its state is fine
     await expect(checks.getByTestId('check-cardState').getAttribute('data-verdict')).resolves.toBe(String(diagnose.DiagnoseVerdict.Ok));

@@ -83,7 +83,7 @@ describe('communication service and basic plan in the browser (staff)', () => {
     await form.locator('#zones_0_zoneName').fill('Cold chain private');
     await pickMany(page, form, 'zones_0_commservIds', [shared.serviceName]);
     await form.locator('#zones_1_zoneName').fill('National public');
-    await pickMany(page, form, 'zones_1_commservIds', ['通用互联网数据']);
+    await pickMany(page, form, 'zones_1_commservIds', ['General internet data']);
     await form.getByTestId('zone-1').scrollIntoViewIfNeeded();
     await shot(page, 'basic-plan-form-en');
     await form.getByTestId('plan-save').click();

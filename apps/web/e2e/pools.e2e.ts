@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { CardState, ErrorCode, errorMessage, pool } from '@lynx/contract';
-import { POLL, api, apiLogin, dialog, launch, login, newPage, pick, row, shot, visible } from './support.ts';
+import { POLL, api, apiLogin, dialog, launch, login, moreFilters, newPage, pick, row, shot, visible } from './support.ts';
 
 /**
  * Data pools end to end, as the enterprise customer: create a pool, add cards to it through a checked batch (one card
@@ -89,6 +89,8 @@ describe('a data pool of the enterprise customer', () => {
 
     await page.goto('/card/card-list/list');
     const search = visible(page).getByTestId('card-search');
+    // the pool is one of the card list's extra filters
+    await moreFilters(search);
     await pick(page, search, 'poolId', name);
     await search.getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(async () => (await Promise.all(members.map((m) => row(page, m).count()))).every((n) => n === 1), POLL).toBe(true);

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { expect, inject } from 'vitest';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { checkLanguage, watchUserText } from './language.ts';
+
+export { checkLanguage };
 
 export const DEMO_PASSWORD = 'Demo@2026pass';
 export const baseURL = () => inject('baseURL');
@@ -15,18 +18,32 @@ export function launch(): Promise<Browser> {
 }
 
 /** A fresh browser context with the stored language set (spec §1: lx_language). */
-export async function newPage(browser: Browser, lang: 'zh' | 'en' = 'zh'): Promise<Page> {
-  // the users are in China: dates show in China time as in their browsers
+export async function newPage(browser: Browser, lang: 'zh' | 'en' = 'zh', timezoneId = 'Asia/Shanghai'): Promise<Page> {
+  // the browser's zone (times show in the product's business zone whatever it is: locale.e2e.ts)
   const context = await browser.newContext({
-    baseURL: baseURL(), viewport: { width: 1440, height: 900 }, locale: lang === 'zh' ? 'zh-CN' : 'en-US', timezoneId: 'Asia/Shanghai',
+    baseURL: baseURL(), viewport: { width: 1440, height: 900 }, locale: lang === 'zh' ? 'zh-CN' : 'en-US', timezoneId,
   });
   await context.addInitScript((l) => {
     if (!localStorage.getItem('lx_language')) localStorage.setItem('lx_language', l);
   }, lang);
+  const violations: string[] = [];
+  await context.exposeFunction('__lxCspViolation', (v: string) => violations.push(v));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { __lxCspViolation(v: string): void }).__lxCspViolation(`${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
   const page = await context.newPage();
+  cspViolationsOf.set(page, violations);
+  watchUserText(page);
   page.setDefaultTimeout(15_000);
   return page;
 }
+
+const cspViolationsOf = new WeakMap<Page, string[]>();
+
+/** What the server's Content-Security-Policy blocked on the pages this page has shown so far (should be nothing). */
+export const cspViolations = (page: Page): string[] => cspViolationsOf.get(page) ?? [];
 
 /** Logs in through the login page and waits for the shell. */
 export async function login(page: Page, loginName: string, password = DEMO_PASSWORD): Promise<void> {
@@ -46,8 +63,10 @@ export async function menuTexts(page: Page): Promise<string[]> {
   return (await page.locator('.lx-sider .ant-menu-title-content').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
 }
 
+/** Saves a screenshot of the screen a spec settled on, then checks it is in one language (language.ts). */
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: false });
+  await checkLanguage(page);
 }
 
 /** Calls the API directly (setup steps that are not what a spec is about). */
@@ -69,6 +88,11 @@ export async function apiLogin(loginName: string, password = DEMO_PASSWORD): Pro
 /** expect.poll waits 1 s by default: too short for a busy machine */
 export const POLL = { timeout: 15_000 };
 
+/** Waits until a locator's text holds a string (a message can appear a moment after the click that causes it). */
+export async function expectText(locator: Locator, text: string): Promise<void> {
+  await expect.poll(() => locator.innerText(), POLL).toContain(text);
+}
+
 /** The open dialog (modal or drawer) on top. */
 export const dialog = (page: Page) => page.getByRole('dialog').filter({ visible: true }).last();
 
@@ -78,6 +102,13 @@ export const row = (page: Page, text: string) => visible(page).locator('tr.ant-t
 /** Waits until no select dropdown is open (a closing one stays "visible" while it animates out). */
 export async function dropdownsClosed(page: Page): Promise<void> {
   await expect.poll(() => page.locator('.ant-select-dropdown:visible').count(), POLL).toBe(0);
+}
+
+/** Opens a search form's "More filters" (folded away by default; the open state is remembered per login). */
+export async function moreFilters(search: Locator): Promise<void> {
+  const toggle = search.getByTestId('search-more');
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-expanded'), POLL).toBe('true');
 }
 
 /**

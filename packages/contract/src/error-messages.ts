@@ -41,8 +41,25 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.RegistrationHandled]: { zh: '该注册申请已处理', en: 'This registration has already been handled' },
   [ErrorCode.FileRequired]: { zh: '请上传文件', en: 'Please upload a file' },
   [ErrorCode.FileType]: { zh: '文件类型错误', en: 'File type error' },
-  [ErrorCode.FileTooBig]: { zh: '文件过大，不能超过 {max}', en: 'File too big: at most {max}' },
-  [ErrorCode.LogoTooBig]: { zh: 'Logo 不能超过 1500KB', en: 'Logo must be smaller than 1500 KB' },
+  [ErrorCode.FileTooBig]: { zh: '文件过大，须小于 {max}', en: 'File too big: it must be under {max}' },
+  [ErrorCode.UploadUnpackedTooLarge]: {
+    zh: '文件解压后超过 {max}，请拆分后重新上传',
+    en: 'The file unpacks to more than {max}; split it and upload again',
+  },
+  [ErrorCode.UploadTooManyColumns]: {
+    zh: '第 {row} 行超过 {max} 列，请删除多余的列后重新上传',
+    en: 'Row {row} has more than {max} columns; remove the extra columns and upload again',
+  },
+  [ErrorCode.UploadCellTooLong]: {
+    zh: '第 {row} 行 {column} 列的内容超过 {max} 个字符',
+    en: 'The cell in row {row}, column {column} is longer than {max} characters',
+  },
+  [ErrorCode.UploadMarkupTooLarge]: {
+    zh: '文件中有过长的标记或过多的文本条目，无法读取；请在表格软件中另存为 .xlsx 或拆分后重新上传',
+    en: 'The file holds an oversized markup item or too many text entries and cannot be read; save it again as .xlsx or split it, and upload again',
+  },
+  [ErrorCode.LogoTooBig]: { zh: 'Logo 须小于 1500KB', en: 'Logo must be smaller than 1500 KB' },
+  [ErrorCode.SingleFile]: { zh: '只能上传一个文件', en: 'Upload a single file' },
   [ErrorCode.RoleInUse]: { zh: '该角色已分配给 {count} 个账号，不能删除', en: 'This role is held by {count} accounts and cannot be deleted' },
   [ErrorCode.RoleCodeTaken]: { zh: '角色编码已存在', en: 'This role code already exists' },
   [ErrorCode.RoleBuiltIn]: { zh: '内置角色不能删除或修改类型', en: 'A built-in role cannot be deleted or change its type' },
@@ -50,6 +67,15 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.PermissionNotHeld]: { zh: '不能授予自己没有的权限：{code}', en: 'You cannot grant a permission you do not hold: {code}' },
   [ErrorCode.ApnNameTaken]: { zh: '该运营商下已有同名 APN', en: 'This operator already has an APN with this name' },
   [ErrorCode.OwnRole]: { zh: '不能修改自己所属的角色', en: 'You cannot change your own role' },
+  [ErrorCode.PasswordChangeRequired]: { zh: '请先修改密码', en: 'Change your password first' },
+  [ErrorCode.CustomerExited]: {
+    zh: '所属客户已退出，账号不能再登录，请联系运营人员',
+    en: 'Your customer has exited: its accounts can no longer sign in, please contact the operator',
+  },
+  [ErrorCode.CustomerFieldStaffOnly]: {
+    zh: '字段 {field} 只能由运营人员修改',
+    en: 'Field {field} can only be changed by operator staff',
+  },
   [ErrorCode.EndBeforeSend]: { zh: '结束时间必须晚于发送时间', en: 'The end date must be after the send time' },
   [ErrorCode.ExportNotReady]: { zh: '导出文件尚未生成', en: 'The export file is not ready' },
   [ErrorCode.ExportNotExportable]: { zh: '该列表不支持导出', en: 'This list cannot be exported' },
@@ -141,6 +167,10 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.PlanGoodsTypeMismatch]: {
     zh: '商品类型：资费类型“{tariff}”的商品类型应为“{goods}”',
     en: 'Goods type: tariff type "{tariff}" has goods type "{goods}"',
+  },
+  [ErrorCode.PlanTestQuotaTooLarge]: {
+    zh: '测试期流量：中国联通标准版套餐最多 {max} KB',
+    en: 'Test quota: a standard-version China Unicom plan allows at most {max} KB of test data',
   },
   // opconfig messages
   [ErrorCode.OperAccountNameTaken]: { zh: '该运营商下已有同名接入账号', en: 'This operator already has an access account with this name' },
@@ -403,6 +433,28 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.PoolCardNoPlan]: { zh: '卡没有基础套餐，不能加入流量池', en: 'A card without a basic plan cannot join a pool' },
   [ErrorCode.PoolFull]: { zh: '一个流量池最多 {max} 张卡', en: 'A pool holds at most {max} cards' },
   [ErrorCode.PoolCustomerInvalid]: { zh: '请选择流量池所属的客户（本租户内的客户）', en: 'Choose the pool\'s customer (one within your tenant)' },
+  [ErrorCode.CardFragmentTooShort]: {
+    zh: '“包含”匹配至少需要 {min} 位数字（位数太少会匹配太多卡）',
+    en: '"Contains" needs at least {min} digits (fewer digits match too many cards)',
+  },
+  [ErrorCode.CardFragmentTooBroad]: {
+    zh: '这串数字出现在太多卡中，无法快速查找：请多输入几位数字，或改用“前缀”匹配',
+    en: 'These digits occur in too many cards to search quickly: type more digits, or match by prefix',
+  },
+  [ErrorCode.UploadMalformed]: {
+    zh: '上传的内容不完整或格式错误，请重新选择文件上传',
+    en: 'The upload is incomplete or malformed, please choose the file and upload it again',
+  },
+  [ErrorCode.JsonInvalid]: { zh: '请求内容不是有效的 JSON', en: 'The request body is not valid JSON' },
+  [ErrorCode.JsonTooDeep]: { zh: '请求内容嵌套超过 {max} 层', en: 'The request body is nested more than {max} levels deep' },
+  [ErrorCode.ContentTypeUnsupported]: {
+    zh: '不支持的请求内容类型：{type}',
+    en: 'Unsupported request content type: {type}',
+  },
+  [ErrorCode.RequestHeadTooLarge]: {
+    zh: '请求地址或请求头过长（上限 {max}）',
+    en: 'The request address or headers are too long (at most {max})',
+  },
   [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
 };
 

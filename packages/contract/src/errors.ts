@@ -30,6 +30,11 @@ export const ErrorCode = {
   FileRequired: 20030,
   FileType: 20031,
   FileTooBig: 20032,
+  // an uploaded spreadsheet beyond what the reader takes (platform/spreadsheet.ts): 20044-20047
+  UploadUnpackedTooLarge: 20044,
+  UploadTooManyColumns: 20045,
+  UploadCellTooLong: 20046,
+  UploadMarkupTooLarge: 20047,
   LogoTooBig: 20033,
   RoleInUse: 20034,
   RoleCodeTaken: 20035,
@@ -39,6 +44,10 @@ export const ErrorCode = {
   PermissionNotHeld: 20039,
   OwnRole: 20042,
   ApnNameTaken: 20043,
+  PasswordChangeRequired: 20048,
+  CustomerExited: 20049,
+  CustomerFieldStaffOnly: 20050,
+  SingleFile: 20051,
   ExportNotReady: 20040,
   ExportNotExportable: 20041,
   // commserv area: 20100-20149
@@ -76,6 +85,7 @@ export const ErrorCode = {
   PlanProfitShareInvalid: 20168,
   PlanSupplementaryFields: 20169,
   PlanGoodsTypeMismatch: 20170,
+  PlanTestQuotaTooLarge: 20171,
   // opconfig area: 20200-20249
   OperAccountNameTaken: 20200,
   GatewayAdapterUnavailable: 20201,
@@ -202,6 +212,15 @@ export const ErrorCode = {
   PoolCardNoPlan: 20643,
   PoolFull: 20644,
   PoolCustomerInvalid: 20645,
+  // card search (header search, the card list's "contains" match): 20700-20719
+  CardFragmentTooShort: 20700,
+  CardFragmentTooBroad: 20701,
+  // request shape, answered by the shared HTTP layer: 20060-20069
+  UploadMalformed: 20060,
+  JsonInvalid: 20061,
+  JsonTooDeep: 20062,
+  ContentTypeUnsupported: 20063,
+  RequestHeadTooLarge: 20064,
   ServerError: 20500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -12,6 +12,14 @@ export function parseLang(value: unknown): Lang {
   return typeof value === 'string' && value.toLowerCase().startsWith('zh') ? 'zh' : 'en';
 }
 
+/**
+ * A catalogue name an operator typed, with the English name it may also have: an English reader gets the English
+ * one where there is one, everyone else the name as typed.
+ */
+export function nameIn(lang: Lang, name: string, nameEn: string | null | undefined): string {
+  return lang === 'en' && nameEn?.trim() ? nameEn : name;
+}
+
 /** Replaces `{name}` placeholders with params. */
 export function interpolate(text: string, params?: Record<string, string | number>): string {
   if (!params) return text;

@@ -54,11 +54,16 @@ export const Perm = {
   CarNetwork: 15000000,
 } as const;
 
-const HOME_TILES: [string, string][] = [
-  ['诊断', 'Diagnose'], ['提示', 'Tip'], ['自动化规则', 'Auto rule'], ['批量操作', 'Batch'], ['账单', 'Bill'],
-  ['客户', 'Customer'], ['充值', 'Recharge'], ['公告', 'Notification'], ['联通客户', 'United customer'],
-  ['资金', 'Capital'], ['流量回收', 'Reduce data'], ['提现', 'Withdraw'], ['任务', 'Jobs'], ['转售', 'Resell'],
-];
+/** The Home overview's 14 shortcut tiles (spec §6), codes 1000011–1000024 in this order. */
+export const HOME_TILES = [
+  { key: 'diagnose', zh: '诊断', en: 'Diagnose' }, { key: 'tip', zh: '提示', en: 'Tip' }, { key: 'autoRule', zh: '自动化规则', en: 'Auto rule' },
+  { key: 'batch', zh: '批量操作', en: 'Batch' }, { key: 'bill', zh: '账单', en: 'Bill' }, { key: 'customer', zh: '客户', en: 'Customer' },
+  { key: 'recharge', zh: '充值', en: 'Recharge' }, { key: 'notification', zh: '公告', en: 'Notification' },
+  { key: 'unitedCustomer', zh: '联通客户', en: 'United customer' }, { key: 'capital', zh: '资金', en: 'Capital' },
+  { key: 'reduceData', zh: '流量回收', en: 'Reduce data' }, { key: 'withdraw', zh: '提现', en: 'Withdraw' }, { key: 'jobs', zh: '任务', en: 'Jobs' },
+  { key: 'resell', zh: '转售', en: 'Resell' },
+].map((t, i) => ({ ...t, code: 1000011 + i }));
+export type HomeTileKey = (typeof HOME_TILES)[number]['key'];
 
 export const permissionTree: PermissionNode[] = [
   page(Perm.Home, '首页', 'Home', [
@@ -66,7 +71,7 @@ export const permissionTree: PermissionNode[] = [
     btn(Perm.HomeAccount, '账号管理', 'Account management'),
     btn(Perm.HomeCustomer, '客户管理', 'Customer management'),
     btn(Perm.HomeLogo, 'Logo 设置', 'Logo setting'),
-    ...HOME_TILES.map(([zh, en], i) => btn(1000011 + i, `快捷入口：${zh}`, `Shortcut tile: ${en}`)),
+    ...HOME_TILES.map((t) => btn(t.code, `快捷入口：${t.zh}`, `Shortcut tile: ${t.en}`)),
   ]),
   page(Perm.Card, '卡管理', 'Cards', [
     page(Perm.CardList, '卡列表', 'Card list', [

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { PGlite, type Transaction as PGliteTx } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -43,17 +45,23 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return openPglite(opts);
 }
 
+/**
+ * PGlite ships contrib extensions as separate modules that must be handed to the constructor; the migrations create
+ * these (0018: the card fragment search index). PostgreSQL has them installed with the server (contrib).
+ */
+const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
+
 async function openPglite(opts: OpenOptions): Promise<Database> {
   let unlock = () => {};
   let client: PGlite;
   let describe = 'embedded PGlite (in memory)';
   if (opts.memory) {
-    client = new PGlite();
+    client = new PGlite({ extensions: PGLITE_EXTENSIONS });
   } else {
     const dir = path.join(opts.dataDir, 'pglite');
     unlock = lockDataDir(opts.dataDir);
     try {
-      client = new PGlite(dir);
+      client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
       await client.waitReady;
     } catch (e) {
       unlock();

@@ -124,7 +124,7 @@ export interface SessionRecord {
 /** One card's counters for one China calendar day, cumulative up to the end of the window. */
 export interface DailyUsageRecord {
   iccid: string;
-  /** YYYY-MM-DD, China time */
+  /** YYYY-MM-DD, the business time zone */
   day: string;
   bytesUp: number;
   bytesDown: number;

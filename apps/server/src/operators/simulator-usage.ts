@@ -1,3 +1,4 @@
+import { businessDay, businessDayStartMs } from '@lynx/contract';
 import crypto from 'node:crypto';
 import type { DailyUsageRecord, UsageCard, UsagePull, UsageReport } from './gateway.ts';
 
@@ -13,19 +14,16 @@ import type { DailyUsageRecord, UsageCard, UsagePull, UsageReport } from './gate
  * - Test cards send a few small test sessions (a few KB a day).
  * - Nothing happens outside the service periods the feed passes (deactivated, frozen, barred, … cards).
  * - A session that the service period cuts short ends there, with its counters up to that moment.
- * - Sessions never cross a China midnight (the day's last one ends at 24:00), like an operator's partial records.
+ * - Sessions never cross a business-day midnight (the day's last one ends at 24:00), like an operator's partial records.
  */
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const CST = 8 * HOUR;
 const KB = 1024;
 const MB = 1024 * 1024;
 
-/** China calendar day (YYYY-MM-DD) of an instant. */
-export const chinaDay = (ms: number): string => new Date(ms + CST).toISOString().slice(0, 10);
-/** 00:00 China time of a day. */
-export const chinaDayStart = (day: string): number => Date.parse(`${day}T00:00:00+08:00`);
+// usage days are business days (CMP_TIME_ZONE)
+export { businessDay, businessDayStartMs };
 
 /** 128 bits of a string (cyrb128): a fast, well-mixed seed; not cryptographic, it does not need to be. */
 function seed128(str: string): [number, number, number, number] {
@@ -152,7 +150,7 @@ interface DayPlan {
 
 /** What one card does on one China day, as an active or a test card. */
 export function planDay(
-  card: Pick<UsageCard, 'iccid' | 'operatorId' | 'networkTypes'>, day: string, test: boolean, device = deviceOf(card.iccid), dayStart = chinaDayStart(day),
+  card: Pick<UsageCard, 'iccid' | 'operatorId' | 'networkTypes'>, day: string, test: boolean, device = deviceOf(card.iccid), dayStart = businessDayStartMs(day),
 ): DayPlan {
   const r = seeded(card.iccid, day, test ? 'test' : 'active');
   const dayEnd = dayStart + DAY;
@@ -178,7 +176,7 @@ export function planDay(
   }
 
   if (r() < 0.06) return plan; // an idle day
-  const weekday = new Date(dayStart + CST).getUTCDay();
+  const weekday = new Date(`${businessDay(dayStart)}T00:00:00Z`).getUTCDay();
   const weekend = weekday === 0 || weekday === 6;
   const volume = device.dailyBytes * between(r, 0.4, 1.6) * (weekend && device.kind !== 'sensor' ? 0.7 : 1);
   const n = intBetween(r, device.sessions[0], device.sessions[1]);
@@ -224,7 +222,7 @@ export function simulateUsage(req: UsagePull): UsageReport {
   const report: UsageReport = { sessions: [], daily: [] };
   if (!(to > from)) return report;
   const days: { day: string; start: number }[] = [];
-  for (let d = chinaDay(from); chinaDayStart(d) < to; d = chinaDay(chinaDayStart(d) + DAY + HOUR)) days.push({ day: d, start: chinaDayStart(d) });
+  for (let d = businessDay(from); businessDayStartMs(d) < to; d = businessDay(businessDayStartMs(d) + DAY + HOUR)) days.push({ day: d, start: businessDayStartMs(d) });
 
   for (const card of req.cards) {
     const device = deviceOf(card.iccid);

@@ -6,6 +6,7 @@ import type { RequestContext, SessionContext } from './context.ts';
 import { hashToken, type SessionStore } from './sessions.ts';
 import { checkRate, type CounterStore, type RateLimits } from './ratelimit.ts';
 import type { ApiLogWriter } from './apilog.ts';
+import { installBodyParsers, requestShapeError } from './request-shape.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -87,6 +88,7 @@ export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void 
   app.decorateRequest('ctx', null as unknown as RequestContext);
   app.decorateRequest('startedAt', 0);
   app.decorateRequest('errorCode', null);
+  installBodyParsers(app);
 
   app.addHook('onRequest', async (req, reply) => {
     req.startedAt = performance.now();
@@ -132,11 +134,14 @@ export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void 
     const lang = req.ctx?.lang ?? 'en';
     if (err instanceof AppError) return fail(reply, lang, err);
     if (err.validation) return fail(reply, lang, schemaError(err.validation));
+    const shape = requestShapeError(err, req.headers['content-type']);
+    if (shape) return fail(reply, lang, shape);
     if (err.code === 'FST_REQ_FILE_TOO_LARGE' || err.statusCode === 413) {
       return fail(reply, lang, new AppError(ErrorCode.BadRequest, { detail: lang === 'zh' ? '请求内容过大' : 'the request is too large' }, 413));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return fail(reply, lang, new AppError(ErrorCode.BadRequest, { detail: err.message }, err.statusCode));
+      req.log.warn({ err }, 'request refused by the framework');
+      return fail(reply, lang, new AppError(ErrorCode.BadRequest, { detail: lang === 'zh' ? '请求格式错误' : 'the request is malformed' }, err.statusCode));
     }
     req.log.error({ err }, 'unhandled error');
     return fail(reply, lang, new AppError(ErrorCode.ServerError, undefined, 500));
@@ -184,6 +189,10 @@ export function bind<E extends Endpoint>(app: FastifyInstance, deps: Pick<HttpDe
       const actor = req.ctx.tokenHash ? await deps.sessions.lookup(req.ctx.tokenHash) : null;
       if (!actor) return fail(reply, req.ctx.lang, new AppError(ErrorCode.SessionInvalid));
       req.ctx.actor = actor;
+      // a forced password change is enforced here, not only by the console
+      if (actor.mustResetPassword && !e.allowWhenPasswordExpired) {
+        return fail(reply, req.ctx.lang, new AppError(ErrorCode.PasswordChangeRequired));
+      }
       if (e.perm && !e.perm.some((p) => actor.permissions.has(p))) {
         return fail(reply, req.ctx.lang, new AppError(ErrorCode.PermissionDenied));
       }

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { getBusinessTimeZone } from '@lynx/contract';
 import type { Database } from '../db/client.ts';
 
 export type JobHandler = (data: any, job: { id: string; name: string }) => Promise<void>;
@@ -17,12 +18,14 @@ interface QueueDef {
 export class Jobs {
   readonly boss: PgBoss;
   private queues = new Map<string, QueueDef>();
-  private schedules = new Map<string, string>();
+  private schedules = new Map<string, string | null>();
   private started = false;
 
   constructor(
     database: Database,
     private log: { error: (obj: unknown, msg: string) => void },
+    /** the business time zone crons are read in ("0 2 * * *" is 02:00 there) */
+    private timeZone: string = getBusinessTimeZone(),
   ) {
     this.boss = new PgBoss({ ...(database.bossDb as object), schema: 'pgboss', supervise: true, migrate: true } as PgBoss.ConstructorOptions);
     this.boss.on('error', (err) => this.log.error({ err }, 'job queue error'));
@@ -32,8 +35,11 @@ export class Jobs {
     this.queues.set(name, { handler, retryLimit: opts.retryLimit ?? 2, expireInSeconds: opts.expireInSeconds ?? 15 * 60 });
   }
 
-  /** Runs a defined queue on a cron schedule (one instance per schedule across all processes). */
-  schedule(name: string, cron: string): void {
+  /**
+   * Runs a defined queue on a cron schedule (one instance per schedule across all processes). `null`: configuration
+   * turns the job off; the schedule lives in the database, so the one an earlier start left there is removed.
+   */
+  schedule(name: string, cron: string | null): void {
     this.schedules.set(name, cron);
   }
 
@@ -48,7 +54,13 @@ export class Jobs {
         });
       }
     }
-    for (const [name, cron] of this.schedules) await this.boss.schedule(name, cron, {}, { tz: 'Asia/Shanghai' });
+    // the processes that run the jobs own their schedules: an API-only process (CMP_WORKERS=off) may be configured
+    // differently (say, without CMP_USAGE_FEED_MINUTES) and must neither remove nor bring back the workers' schedules
+    if (!runWorkers) return;
+    for (const [name, cron] of this.schedules) {
+      if (cron === null) await this.boss.unschedule(name);
+      else await this.boss.schedule(name, cron, {}, { tz: this.timeZone });
+    }
   }
 
   async send(name: string, data: object, opts: PgBoss.SendOptions = {}): Promise<string | null> {

@@ -72,8 +72,10 @@ const PAGE = `<!doctype html>
 <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css"></head>
 <body><div id="ui"></div>
 <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/api/docs/openapi.json', dom_id: '#ui', deepLinking: true });</script>
+<script src="/api/docs/assets/init.js"></script>
 </body></html>`;
+// a file, not an inline script: the Content-Security-Policy allows scripts from the own origin only
+const INIT = "window.ui = SwaggerUIBundle({ url: '/api/docs/openapi.json', dom_id: '#ui', deepLinking: true, validatorUrl: null });\n";
 
 /** /api/docs (reference page), /api/docs/openapi.json (the document). */
 export function docsRoutes(app: FastifyInstance): void {
@@ -81,6 +83,7 @@ export function docsRoutes(app: FastifyInstance): void {
   const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   app.get('/api/docs/openapi.json', async () => doc);
   app.get('/api/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
+  app.get('/api/docs/assets/init.js', async (_req, reply) => reply.type('application/javascript').header('cache-control', 'no-cache').send(INIT));
   app.get<{ Params: { file: string } }>('/api/docs/assets/:file', async (req, reply) => {
     const allowed = ['swagger-ui.css', 'swagger-ui-bundle.js'];
     if (!allowed.includes(req.params.file)) return reply.status(404).send();

@@ -35,3 +35,23 @@ export async function pageFrom<R extends { total: number }>(rows: R[], p: { offs
 
 /** An ILIKE pattern matching text that contains `s` literally (%, _ and \ in it are not wildcards). */
 export const contains = (s: string) => `%${s.replace(/[%_\\]/g, '\\$&')}%`;
+
+/**
+ * The order of a name search's hits: where the text is found (a name starting with it first), then shorter names,
+ * then the name itself. For the small catalogue tables the header search reads (customers, plans, pools).
+ */
+export const matchOrder = (col: Column, s: string): SQL[] => [sql`strpos(lower(${col}), lower(${s}))`, sql`char_length(${col})`, asc(col)];
+
+/** A whole positive number a keyword may be (an id typed into a search box), else null. */
+export const idOf = (s: string): number | null => (/^[0-9]{1,9}$/.test(s) ? Number(s) : null);
+
+/**
+ * The smallest and largest uuid starting with these hex digits (dashes ignored; at least 4 digits), so an id prefix
+ * is a range of the primary key; null for anything else.
+ */
+export function uuidPrefixRange(keyword: string): [string, string] | null {
+  const hex = keyword.trim().toLowerCase().replace(/-/g, '');
+  if (!/^[0-9a-f]{4,32}$/.test(hex)) return null;
+  const shape = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return [shape(hex.padEnd(32, '0')), shape(hex.padEnd(32, 'f'))];
+}

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { AccountStatus } from '@lynx/contract';
+import { AccountStatus, CustomerStatus } from '@lynx/contract';
 import type { Db, Executor } from '../db/client.ts';
 import { sessions } from '../modules/auth/tables.ts';
 import { accounts, roles } from '../modules/account/tables.ts';
@@ -10,6 +10,13 @@ export const hashToken = (token: string) => crypto.createHash('sha256').update(t
 export const newToken = () => crypto.randomBytes(32).toString('base64url');
 
 const CACHE_MS = 3000;
+
+/**
+ * The account's customer and its first-level customer are not exited: a first-level customer that exits
+ * ends the access of its whole tree. Staff accounts have no customer and always pass.
+ */
+const customerActive = sql`not exists (select 1 from customers c
+  where c.cust_id in (${accounts.custId}, ${accounts.rootCustId}) and c.status = ${CustomerStatus.Exited})`;
 const CACHE_MAX = 20_000;
 
 /**
@@ -57,6 +64,7 @@ export class SessionStore {
           isNull(sessions.revokedAt),
           gt(sessions.expiresAt, sql`now()`),
           eq(accounts.status, AccountStatus.Normal),
+          customerActive,
         ),
       )
       .limit(1);
@@ -81,7 +89,7 @@ export class SessionStore {
       })
       .from(accounts)
       .innerJoin(roles, eq(roles.roleId, accounts.roleId))
-      .where(and(eq(accounts.accountId, accountId), eq(accounts.status, AccountStatus.Normal)));
+      .where(and(eq(accounts.accountId, accountId), eq(accounts.status, AccountStatus.Normal), customerActive));
     return row ? { ...row, permissions: new Set(row.permissions) } : null;
   }
 
@@ -98,6 +106,17 @@ export class SessionStore {
     await ex.update(sessions).set({ revokedAt: new Date() }).where(where);
     for (const [hash, entry] of this.cache) {
       if (entry.actor.accountId === accountId && hash !== keepTokenHash) this.cache.delete(hash);
+    }
+  }
+
+  /** Ends every session of the accounts of a customer and, for a first-level customer, of its whole tree. */
+  async revokeCustomer(ex: Executor, custId: number): Promise<void> {
+    await ex
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(isNull(sessions.revokedAt), sql`${sessions.accountId} in (select a.account_id from accounts a where a.cust_id = ${custId} or a.root_cust_id = ${custId})`));
+    for (const [hash, entry] of this.cache) {
+      if (entry.actor.custId === custId || entry.actor.rootCustId === custId) this.cache.delete(hash);
     }
   }
 

@@ -1,4 +1,4 @@
-import { pgTable, integer, smallint, text, uuid, jsonb, real, bigint, timestamp } from 'drizzle-orm/pg-core';
+import { pgTable, integer, smallint, text, uuid, jsonb, real, bigint, timestamp, boolean } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const tenant = {
@@ -75,4 +75,11 @@ export const downloadTasks = pgTable('download_tasks', {
   ...tenant,
   createdAt: ts('created_at').notNull().defaultNow(),
   finishedAt: ts('finished_at'),
+  // issue 12 (0021_home.sql): the title and the filters in words in both languages, the first download, direct exports
+  titleZh: text('title_zh'),
+  titleEn: text('title_en'),
+  filtersZh: text('filters_zh'),
+  filtersEn: text('filters_en'),
+  downloadedAt: ts('downloaded_at'),
+  direct: boolean('direct').notNull().default(false),
 });

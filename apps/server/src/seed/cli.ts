@@ -2,16 +2,18 @@
 // DATA_DIR), creates the demo data when the database is empty (printing the demo logins once), and with --cards
 // adds a fleet of N cards with a month of daily usage (seed/fleet.ts). For a million cards use PostgreSQL.
 import { parseArgs } from 'node:util';
+import { setBusinessTimeZone, formatCount } from '@lynx/contract';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { DataDirLockedError } from '../db/lock.ts';
 import { migrate } from '../db/migrate.ts';
 import { seedDemo } from './demo.ts';
-import { secretBoxFor } from '../modules/network/opconfig-secrets.ts';
+import { demoLoginBlock } from './demo-logins.ts';
+import { secretBoxFor } from '../modules/network/opconfig/secrets.ts';
 import { FLEET_MAX_CARDS, seedFleet } from './fleet.ts';
 
 const USAGE = `usage: npm run seed -- [--cards N] [--seed S] [--usage-days D]
-  --cards N       add N fleet cards (1 to ${FLEET_MAX_CARDS.toLocaleString('en')}) to the demo customers
+  --cards N       add N fleet cards (1 to ${formatCount(FLEET_MAX_CARDS)}) to the demo customers
   --seed S        random seed (default 20261122): the same seed gives the same cards
   --usage-days D  days of daily usage ending yesterday (default 30, 0 for none)
 Database: DATABASE_URL (PostgreSQL), else PGlite in DATA_DIR (default ./data). The server must not be running on a PGlite folder.`;
@@ -43,6 +45,7 @@ async function main() {
   const usageDays = intArg('usage-days', args['usage-days'], 30, 0, 366);
 
   const config = loadConfig();
+  setBusinessTimeZone(config.timeZone);
   let database;
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -53,20 +56,19 @@ async function main() {
     }
     throw e;
   }
+  let demoBlock: string[] = [];
   try {
     console.log(`database: ${database.describe}`);
     const applied = await migrate(database.sql);
     if (applied.length) console.log(`migrations applied: ${applied.join(', ')}`);
-    const demo = await seedDemo(database.db, config.demoPassword, { box: config.demoSimulator ? secretBoxFor(config) : undefined });
-    if (demo) {
-      console.log('Demo data created. Demo logins (shown only this once; keep them):');
-      for (const l of demo.logins) console.log(`  ${l.loginName.padEnd(12)} role ${l.roleId}  password ${l.password}`);
-    } else {
-      console.log('demo data: already present');
-    }
+    const demo = await seedDemo(database.db, config.demoPassword, { box: config.demoSimulator ? secretBoxFor(config) : undefined, dataDir: config.dataDir });
+    if (demo) demoBlock = ['', ...demoLoginBlock(demo)];
+    else console.log('demo data: already present');
     if (cards > 0) await seedFleet(database.sql, { cards, seed, usageDays, log: (line) => console.log(line) });
   } finally {
     await database.close();
+    // the demo logins end the output, even when the fleet failed (the data is there)
+    if (demoBlock.length) console.log(demoBlock.join('\n'));
   }
 }
 

@@ -1,21 +1,27 @@
 import { count, eq } from 'drizzle-orm';
-import { Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStatus, PaymentModel } from '@lynx/contract';
+import { HOME_TILES, Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStatus, PaymentModel } from '@lynx/contract';
 import type { Db, Executor } from '../db/client.ts';
 import { accounts, customers, operators, roles } from '../modules/account/tables.ts';
 import { generatePassword, hashPassword } from '../platform/passwords.ts';
-import { seedCommServices } from '../modules/network/commserv-seed.ts';
+import { seedCommServices } from '../modules/network/commserv/seed.ts';
 import { seedPlans } from '../modules/plan/plan-seed.ts';
 import { seedRetailPlans } from '../modules/plan/retail-seed.ts';
-import { seedNetconfig } from '../modules/network/netconfig-seed.ts';
+import { seedNetconfig } from '../modules/network/netconfig/seed.ts';
 import { seedCards } from '../modules/card/card-seed.ts';
-import { seedSimulatorAccess } from '../modules/network/opconfig-seed.ts';
-import type { SecretBox } from '../modules/network/opconfig-secrets.ts';
-import { seedCardCatalog } from '../modules/card/catalog-seed.ts';
+import { seedSimulatorAccess } from '../modules/network/opconfig/seed.ts';
+import type { SecretBox } from '../modules/network/opconfig/secrets.ts';
+import { seedCardCatalog } from '../modules/card/catalog/seed.ts';
 import { seedPools } from '../modules/pool/pool-seed.ts';
 import { demoUsageStart, startUsageFeeds } from '../modules/usage/usage-feed.ts';
+import { seedOperatorPlans } from './demo-plans.ts';
+import { writeDemoLogins, type DemoLogin } from './demo-logins.ts';
 
 export interface SeedResult {
-  logins: { loginName: string; roleId: number; password: string }[];
+  logins: DemoLogin[];
+  /** DATA_DIR/demo-logins.txt (mode 0600) when it was written */
+  loginsFile: string | null;
+  /** why the file could not be written (the data is there; the logins are printed all the same) */
+  loginsFileError: string | null;
 }
 
 const without = (codes: number[], drop: number[]) => codes.filter((c) => !drop.includes(c));
@@ -41,6 +47,8 @@ export function builtInRolePermissions(): Record<number, number[]> {
     [RoleType.SubCustomer]: without(
       uniq([
         Perm.Home, Perm.HomeApiManage, Perm.HomeLogo, Perm.Card, Perm.Billing, Perm.Shortcuts,
+        // Home shortcut tiles of what it works with: diagnose, tip, auto rule, bill, jobs (a tile shows once its screen exists)
+        ...HOME_TILES.filter((t) => ['diagnose', 'tip', 'autoRule', 'bill', 'jobs'].includes(t.key)).map((t) => t.code),
         ...expandCodes([Perm.CardList, 2020000, Perm.CardDownloadTask, 2110000, 4020000, 6050000, 6100000, Perm.Report, Perm.AutoRule]),
         // package management: view the plans released to it
         Perm.PackageManage,
@@ -74,9 +82,10 @@ async function customer(ex: Executor, name: string, parent: typeof customers.$in
 
 /**
  * Demo data for an empty database: the five built-in roles, one account per role, three operators and a
- * customer tree. Passwords are random per installation (printed once by the caller) unless given.
+ * customer tree. Passwords are random per installation (printed once by the caller) unless given; with
+ * `dataDir` they are also written to DATA_DIR/demo-logins.txt (mode 0600) once the data is committed.
  */
-export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?: SecretBox } = {}): Promise<SeedResult | null> {
+export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?: SecretBox; dataDir?: string } = {}): Promise<SeedResult | null> {
   const [{ n }] = await db.select({ n: count() }).from(roles);
   if (Number(n) > 0) return null;
   const perms = builtInRolePermissions();
@@ -95,7 +104,7 @@ export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?
     }),
   );
   await db.transaction(async (tx) => {
-    await tx.insert(roles).values(ROLES.map((r) => ({ ...r, roleType: r.roleId, permissions: perms[r.roleId], builtIn: true, description: r.roleNameEn })));
+    await tx.insert(roles).values(ROLES.map((r) => ({ ...r, roleType: r.roleId, permissions: perms[r.roleId], builtIn: true })));
     await tx.insert(operators).values([
       { operatorId: Operator.ChinaMobile, code: 'CMCC', nameZh: '中国移动', nameEn: 'China Mobile', billingDay: 1 },
       // China Unicom's billing period starts on the 26th (spec §9)
@@ -117,6 +126,8 @@ export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?
     await seedPlans(tx, zhixing);
     await seedRetailPlans(tx, zhixing);
     await seedNetconfig(tx);
+    // the enterprise's China Mobile and China Unicom plans, so all its cards get a plan below
+    await seedOperatorPlans(tx, zhixing);
     if (opts.box) await seedSimulatorAccess(tx, opts.box);
     await seedCards(tx, { zhixing, east, huadian });
     await seedCardCatalog(tx, { zhixing, huadian });
@@ -133,5 +144,14 @@ export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?
       logins.push({ loginName: p.loginName, roleId: p.roleId, password: p.password });
     }
   });
-  return { logins };
+  let loginsFile: string | null = null;
+  let loginsFileError: string | null = null;
+  if (opts.dataDir) {
+    try {
+      loginsFile = writeDemoLogins(opts.dataDir, logins);
+    } catch (err) {
+      loginsFileError = (err as Error).message;
+    }
+  }
+  return { logins, loginsFile, loginsFileError };
 }

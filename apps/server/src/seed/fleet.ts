@@ -2,15 +2,15 @@
 // customers, with states, plans, labels, lifecycle facts and a month of daily usage, written by set-based SQL
 // (generate_series) in chunks, so a million cards take minutes, not hours. Every choice is a hash of the seed
 // and the card's number, so the same seed gives the same cards (times are relative to the start of the seeding
-// day, China time). Runs on PostgreSQL and PGlite. Design note: docs/performance.md "Fleet seed".
-import { BASE_TARIFFS, CardChangeSource, CardState, PlanCycleUnit, PlanGoodsType, PlanRenewalMode } from '@lynx/contract';
+// day, the business time zone). Runs on PostgreSQL and PGlite. Design note: docs/performance.md "Fleet seed".
+import { BASE_TARIFFS, CardChangeSource, CardState, PlanCycleUnit, PlanGoodsType, PlanRenewalMode, businessDay, businessDayStart, getBusinessTimeZone, formatCount } from '@lynx/contract';
 import type { SqlClient } from '../db/client.ts';
 
 export interface FleetOptions {
   cards: number;
   /** the random seed: the same seed gives the same cards */
   seed?: number;
-  /** days of daily usage, ending yesterday (China time) */
+  /** days of daily usage, ending yesterday (the business time zone) */
   usageDays?: number;
   /** cards per statement */
   chunk?: number;
@@ -33,7 +33,6 @@ export const FLEET_ICCID_LIKE = '8986__9%';
 export const FLEET_MAX_CARDS = 10_000_000;
 
 const DAY_MS = 86_400_000;
-const CST_MS = 8 * 3_600_000;
 /** ICCID issuer code (digits 5-6) and IMSI MNC of each operator. */
 const ICCID_CODE: Record<number, string> = { 1: '00', 2: '01', 3: '03' };
 const IMSI_MNC: Record<number, string> = { 1: '00', 2: '01', 3: '11' };
@@ -72,8 +71,8 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
   const days = opts.usageDays ?? 30;
   const chunk = opts.chunk ?? 50_000;
   const now = opts.now ?? new Date();
-  // times of the cards are relative to 00:00 China time of the seeding day, so a seed gives the same rows all day
-  const base = new Date(Math.floor((now.getTime() + CST_MS) / DAY_MS) * DAY_MS - CST_MS);
+  // times of the cards are relative to 00:00 (business zone) of the seeding day, so a seed gives the same rows all day
+  const base = businessDayStart(businessDay(now.getTime()));
   const u = (i: string, k: number) => uniform(seed, i, k);
 
   const [{ n: existing }] = await sql.query<{ n: string }>(`select count(*) n from cards where iccid like $1`, [FLEET_ICCID_LIKE]);
@@ -148,14 +147,16 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
     labelRows = labels.map((l) => [l.root, l.ids.length, `array[${l.ids.map(Number).join(',')}]::int[]`]);
   }
   const types = hasTypes ? (await sql.query<{ id: number }>('select card_type_id id from card_types order by card_type_id')).map((r) => Number(r.id)) : [];
-  log(`fleet seed: ${n.toLocaleString('en')} cards, seed ${seed}, ${customers.length} customers, ${operators.length} operators, ${plans.length} plan choices, ` +
+  log(`fleet seed: ${formatCount(n)} cards, seed ${seed}, ${customers.length} customers, ${operators.length} operators, ${plans.length} plan choices, ` +
     `${labelRows.length ? 'labels' : 'no labels'}, ${days} days of usage`);
 
   // ---- cards, their history and the zones their deactivation blocked ------------------------------------------------
   const baseLit = `${lit(base.toISOString())}::timestamptz`;
   const nowLit = `${lit(now.toISOString())}::timestamptz`;
-  const local = (ts: string) => `((${ts}) at time zone 'UTC' + interval '8 hours')`;
-  const utc = (localTs: string) => `((${localTs} - interval '8 hours') at time zone 'UTC')`;
+  // wall-clock arithmetic (months, days) happens in the business zone
+  const zone = lit(getBusinessTimeZone());
+  const local = (ts: string) => `((${ts}) at time zone ${zone})`;
+  const utc = (localTs: string) => `((${localTs}) at time zone ${zone})`;
   const cardSql = (lo: number, hi: number, usage: string | null) => `
     with g as (
       select i, ${u('i', 1)} r_owner, ${u('i', 2)} r_op, ${u('i', 3)} r_state, ${u('i', 4)} r_act, ${u('i', 5)} r_plan, ${u('i', 6)} r_online,
@@ -185,7 +186,7 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
           - (extract(year from ${local('p.act')}) * 12 + extract(month from ${local('p.act')}))::int months_apart
       from p
     ), f as (
-      -- whole months from the activation to now (the activation's day and time clamped like addCstMonths)
+      -- whole months from the activation to now (the activation's day and time clamped like addBusinessMonths)
       select a.*, months_apart - case when al + make_interval(months => months_apart) > nl then 1 else 0 end full_months
       from a
     ), n as (
@@ -225,7 +226,7 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
     ), y as (
       select k.*, least(cycles_now, cycles_total) cycles from k
     ), b as (
-      -- cycle boundaries k - 1 and k of the current cycle k (lifecycle-time.ts cycleBoundary)
+      -- cycle boundaries k - 1 and k of the current cycle k (card/lifecycle/time.ts cycleBoundary)
       select y.*,
         case when months = 0 then null
           when goods_type = ${PlanGoodsType.Monthly} then ${utc("date_trunc('month', al) + make_interval(months => cycles - 1)")}
@@ -283,8 +284,8 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
       where ins.state = ${CardState.Deactivated}
       returning 1
     ), h as (
-      insert into card_history (iccid, from_state, to_state, source, actor, reason, at)
-      select iccid, ${CardState.Start}, state, ${CardChangeSource.User}, 'seed', 'fleet seed', coalesce(activated_at, created_at + interval '1 day')
+      insert into card_history (iccid, from_state, to_state, source, actor, note_zh, note_en, at)
+      select iccid, ${CardState.Start}, state, ${CardChangeSource.User}, 'seed', '演示数据', 'demo data', coalesce(activated_at, created_at + interval '1 day')
       from ins where state <> ${CardState.Start}
       returning 1
     )${usage ? `, us as (${usage}
@@ -294,11 +295,11 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
       ${usage ? '(select count(*) from us)' : '0'} usage_rows`;
 
   // ---- a month of daily usage for the activated cards, written with them ------------------------------------------------
-  const firstDay = new Date(base.getTime() - days * DAY_MS + CST_MS).toISOString().slice(0, 10);
+  const firstDay = businessDay(base.getTime() - days * DAY_MS + 12 * 3_600_000);
   const withUsage = hasUsage && days > 0;
   if (withUsage) {
     // the usage tables are partitioned by month; the server keeps 13 months ready, this makes sure of the seeded ones
-    await sql.query(`select usage_ensure_partitions($1::date, $2::date)`, [firstDay, new Date(base.getTime() + CST_MS).toISOString().slice(0, 10)]);
+    await sql.query(`select usage_ensure_partitions($1::date, $2::date)`, [firstDay, businessDay(base.getTime())]);
   }
   const apnRows = [...apnOf.entries()].map(([id, list]) => [id, `array[${list.map(lit).join(',')}]::text[]`]);
   const opApn = [...defaultApn.entries()].map(([id, apn]) => [id, lit(apn)]);
@@ -318,7 +319,7 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
         from (
           select iccid, right(iccid, 13)::bigint num, operator_id, cust_id, root_cust_id, goods_release_id,
             (0.2 + 60 * power(${u('right(iccid, 13)::bigint', 19)}, 3)) * 1048576 level,
-            ((activated_at at time zone 'UTC') + interval '8 hours')::date first_day
+            (activated_at at time zone ${zone})::date first_day
           from ins where state = ${CardState.Activated}
         ) c
         cross join generate_series(0, ${Math.max(0, days - 1)}) d
@@ -359,7 +360,7 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
       history += Number(r.history);
       usageRows += Number(r.usage_rows);
       if (hi === n || (hi / chunk) % 4 === 0) {
-        log(`  cards ${hi.toLocaleString('en')} / ${n.toLocaleString('en')}, ${usageRows.toLocaleString('en')} daily usage rows (${((performance.now() - tCards) / 1000).toFixed(1)} s)`);
+        log(`  cards ${formatCount(hi)} / ${formatCount(n)}, ${formatCount(usageRows)} daily usage rows (${((performance.now() - tCards) / 1000).toFixed(1)} s)`);
       }
     }
     const tIx = performance.now();
@@ -388,6 +389,14 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
       select count(*) n from ins`);
     rollupRows = Number(r.n);
   }
+  // the cards' maintained cycle usage and quota (migration 0019), set-based from the daily rows just written
+  const hasCycles = (await sql.query<{ f: string | null }>(`select to_regproc('card_cycle_refresh')::text f`))[0].f != null;
+  if (hasCycles) {
+    await sql.transaction(async (tx) => {
+      await tx.exec(`set local work_mem = '64MB'; set local jit = off`);
+      await tx.query(`select card_cycle_refresh(now(), null, false, true)`);
+    });
+  }
   const msRollup = performance.now() - tRollup;
   const tAnalyze = performance.now();
   await sql.exec(`analyze cards; analyze card_history; analyze card_zone_blocks;${hasUsage ? ' analyze card_usage_daily;' : ''}${hasRollup ? ' analyze card_usage_daily_cust;' : ''}`);
@@ -396,7 +405,7 @@ export async function seedFleet(sql: SqlClient, opts: FleetOptions): Promise<Fle
     cards: n, zoneBlocks, history, usageRows, rollupRows, labels: labelRows.length * LABELS.length,
     ms: { cardsAndUsage: Math.round(msCards), indexes: Math.round(msIndexes), rollup: Math.round(msRollup), analyze: Math.round(msAnalyze), total: Math.round(performance.now() - t0) },
   };
-  log(`fleet seed done in ${(result.ms.total / 1000).toFixed(1)} s: ${n.toLocaleString('en')} cards, ${history.toLocaleString('en')} history rows, ` +
-    `${zoneBlocks.toLocaleString('en')} zone blocks, ${usageRows.toLocaleString('en')} daily usage rows, ${rollupRows.toLocaleString('en')} rollup rows`);
+  log(`fleet seed done in ${(result.ms.total / 1000).toFixed(1)} s: ${formatCount(n)} cards, ${formatCount(history)} history rows, ` +
+    `${formatCount(zoneBlocks)} zone blocks, ${formatCount(usageRows)} daily usage rows, ${formatCount(rollupRows)} rollup rows`);
   return result;
 }

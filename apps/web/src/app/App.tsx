@@ -5,7 +5,7 @@ import enUS from 'antd/locale/en_US';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import i18n from '../locales/i18n.ts';
-import { setFeedback, setNavigate } from '../request/feedback.ts';
+import { feedback, setFeedback, setNavigate } from '../request/feedback.ts';
 import { router } from './router.tsx';
 
 export const queryClient = new QueryClient({
@@ -24,7 +24,13 @@ function FeedbackBridge() {
 export default function App() {
   const [lang, setLang] = useState(i18n.language);
   useEffect(() => {
-    const on = (l: string) => setLang(l);
+    const on = (l: string) => {
+      setLang(l);
+      // texts the server writes (history notes, download task titles, catalogue names) come in the request's language
+      void queryClient.invalidateQueries();
+      // a message shown before the switch is in the other language
+      feedback()?.message.destroy();
+    };
     i18n.on('languageChanged', on);
     return () => i18n.off('languageChanged', on);
   }, []);

@@ -1,17 +1,20 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { setDisplayTimeZone } from '@lynx/contract';
-import { ready } from '../locales/i18n.ts';
-import './global.css';
-import App from './App.tsx';
+import './base.css';
+import { storedSignedIn } from '../stores/keys.ts';
+import { bundles, initialLanguage, loginBundles } from '../locales/bundles.ts';
+import { preloadFor } from '../routes/hot.ts';
 
-// dates show in the browser's zone, the same one its date pickers use
-setDisplayTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Shanghai');
-
-void ready.then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
-);
+/**
+ * The boot: small on purpose, so index.html preloads nothing heavy. /login without a session gets the light login
+ * page (login/boot.tsx: React, plain CSS and the login texts, no antd); every other URL gets the console, its
+ * language's texts and, when the URL says which, the shell's and the page's chunks, all started at once.
+ */
+const lang = initialLanguage();
+const { pathname } = window.location;
+if (pathname === '/login' && !storedSignedIn()) {
+  const texts = loginBundles[lang]();
+  void import('../login/boot.tsx').then((m) => m.startLogin(lang, texts));
+} else {
+  void bundles[lang]();
+  preloadFor(pathname);
+  void import('./console.tsx').then((m) => m.startConsole());
+}

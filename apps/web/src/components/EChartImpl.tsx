@@ -14,16 +14,21 @@ export interface EChartProps {
   /** what the chart shows, for screen readers */
   label: string;
   testId?: string;
+  /** a click on a data item (a bar), by its index in the series */
+  onItemClick?: (dataIndex: number) => void;
 }
 
 /** One ECharts instance bound to a div: resized with its box (also when a cached tab is shown again), disposed on unmount. */
-export default function EChartImpl({ option, height, label, testId }: EChartProps) {
+export default function EChartImpl({ option, height, label, testId, onItemClick }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
+  const click = useRef(onItemClick);
+  click.current = onItemClick;
   useEffect(() => {
     const el = box.current!;
     const c = echarts.init(el, undefined, { renderer: 'canvas' });
     chart.current = c;
+    c.on('click', (p) => click.current?.((p as { dataIndex: number }).dataIndex));
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => c.resize());
     observer?.observe(el);
     return () => {

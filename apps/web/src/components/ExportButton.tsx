@@ -4,12 +4,14 @@ import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { ExportFormat, system, type Endpoint } from '@lynx/contract';
-import { call } from '../request/http.ts';
+import { ExportFormat, pathOf, system, type Endpoint } from '@lynx/contract';
+import { call, downloadFile } from '../request/http.ts';
 
 /**
- * Creates a download task for a list with its current filters (xlsx or csv): through the generic task endpoint
- * naming the list (`source`), or through the list's own export endpoint (`via`, filters + format).
+ * Exports a list with its current filters (xlsx or csv): through the generic task endpoint naming the list
+ * (`source`), or through the list's own export endpoint (`via`, filters + format). Up to 10,000 rows the server
+ * writes the file during the call and it downloads at once; a bigger export becomes a download task, followed by the
+ * header's download badge.
  */
 export function ExportButton({ source, via, filters }: { source?: Endpoint; via?: Endpoint; filters: Record<string, unknown> }) {
   const { t } = useTranslation();
@@ -21,10 +23,17 @@ export function ExportButton({ source, via, filters }: { source?: Endpoint; via?
     setBusy(true);
     try {
       const { current: _c, pageSize: _p, ...rest } = filters;
-      if (via) await call(via, { ...rest, format } as never);
-      else if (source) await call(system.createExportTask, { source: source.name, filters: rest, format });
-      // the download task page (kept alive in a tab) shows the new task as soon as it is opened
+      const created = (via
+        ? await call(via, { ...rest, format } as never)
+        : source ? await call(system.createExportTask, { source: source.name, filters: rest, format }) : null) as { taskId: string; direct?: boolean } | null;
+      if (created?.direct) {
+        await downloadFile(pathOf(system.downloadExportFile), { taskId: created.taskId });
+        message.success(t('common.exportDownloaded'));
+      }
+      // the download task page (kept alive in a tab) and the header badge show the new task at once
       void qc.invalidateQueries({ queryKey: [system.getDownloadTaskListPage.name] });
+      void qc.invalidateQueries({ queryKey: [system.getDownloadBadge.name] });
+      if (created?.direct) return;
       message.success({
         content: (
           <span>

@@ -1,21 +1,18 @@
+import { formatCount } from '@lynx/contract';
 import type { ReactNode } from 'react';
-import { Button, Col, DatePicker, Empty, Form, Input, InputNumber, Row, Select, Space, Table, Typography } from 'antd';
+import { Button, Empty, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { TableProps } from 'antd';
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Endpoint, EnumHelpers } from '@lynx/contract';
+import type { Endpoint } from '@lynx/contract';
+import { SearchForm, type SearchField } from './SearchForm.tsx';
 import type { SearchTableHandle } from './useSearchTable.ts';
 import { ExportButton } from './ExportButton.tsx';
+import { fitHeaderWidths, fitScrollX, headerTextMeasure } from './columnWidths.ts';
+import { pickerToInstant } from './businessTime.ts';
 
-export type SearchField =
-  | { name: string; label: string; type?: 'text'; placeholder?: string }
-  | { name: string; label: string; type: 'number' }
-  | { name: string; label: string; type: 'select'; options: { value: string | number; label: string }[] }
-  | { name: string; label: string; type: 'enum'; enumOf: EnumHelpers<number> }
-  | { name: string; label: string; type: 'dateRange' }
-  /** any form control (e.g. the customer picker that searches the server) */
-  | { name: string; label: string; type: 'custom'; control: ReactNode };
+export type { SearchField } from './SearchForm.tsx';
 
 export interface SearchTableProps<Row> {
   table: SearchTableHandle;
@@ -29,55 +26,26 @@ export interface SearchTableProps<Row> {
   exportSource?: Endpoint;
   /** the list's own export endpoint (filters + format → a download task), instead of the generic one */
   exportVia?: Endpoint;
-  emptyHint?: string;
+  emptyHint?: ReactNode;
   scrollX?: number;
   /** checkboxes on the rows (e.g. cards chosen for an allocation or a QR download) */
   rowSelection?: TableProps<Row>['rowSelection'];
+  /** the list its "more filters" state is remembered for, when not the page's path */
+  listKey?: string;
+  /** row height (a long list, e.g. the card list, uses 'middle' to show ten rows on a laptop screen) */
+  size?: TableProps<Row>['size'];
 }
 
 /** A configured list page: search form, toolbar with export, table with paging and sorting. */
-export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, exportVia, emptyHint, scrollX, rowSelection }: SearchTableProps<Row>) {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const control = (f: SearchField) => {
-    switch (f.type) {
-      case 'number':
-        return <InputNumber style={{ width: '100%' }} placeholder={f.label} />;
-      case 'select':
-        return <Select allowClear options={f.options} placeholder={t('common.all')} />;
-      case 'enum':
-        return <Select allowClear options={f.enumOf.options(lang)} placeholder={t('common.all')} />;
-      case 'dateRange':
-        return <DatePicker.RangePicker showTime style={{ width: '100%' }} />;
-      case 'custom':
-        return f.control;
-      default:
-        return <Input allowClear placeholder={'placeholder' in f && f.placeholder ? f.placeholder : f.label} />;
-    }
-  };
+export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, exportVia, emptyHint, scrollX, rowSelection, listKey, size }: SearchTableProps<Row>) {
+  const { t } = useTranslation();
+  // a header never squeezed onto two lines or cut: its column grows, the table scrolls sideways
+  const fitted = fitHeaderWidths(columns, headerTextMeasure());
   return (
     <div className="lx-search-table">
       {fields.length > 0 && (
         <div className="lx-card">
-          <Form form={table.form} layout="vertical" onFinish={table.search}>
-            <Row gutter={16} align="bottom">
-              {fields.map((f) => (
-                <Col key={f.name} xs={24} sm={12} md={8} xl={6}>
-                  <Form.Item name={f.name} label={f.label}>
-                    {control(f)}
-                  </Form.Item>
-                </Col>
-              ))}
-              <Col flex="auto">
-                <Form.Item>
-                  <Space>
-                    <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('common.search')}</Button>
-                    <Button onClick={table.reset}>{t('common.reset')}</Button>
-                  </Space>
-                </Form.Item>
-              </Col>
-            </Row>
-          </Form>
+          <SearchForm form={table.form} fields={fields} onFinish={table.search} onReset={table.reset} listKey={listKey} />
         </div>
       )}
       <div className="lx-card">
@@ -91,19 +59,20 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
         </div>
         <Table<Row>
           rowKey={rowKey}
+          size={size}
           rowSelection={rowSelection}
-          columns={columns}
+          columns={fitted}
           dataSource={table.list as Row[]}
           loading={table.query.isFetching}
           onChange={table.onChange as never}
-          scroll={{ x: scrollX ?? 'max-content' }}
+          scroll={{ x: fitScrollX(scrollX, columns, fitted) ?? 'max-content' }}
           pagination={{
             current: table.state.current,
             pageSize: table.state.pageSize,
             total: table.total,
             showSizeChanger: true,
             pageSizeOptions: [10, 20, 50, 100],
-            showTotal: (total) => (table.totalCapped ? t('common.totalCapped', { total: total.toLocaleString() }) : t('common.total', { total })),
+            showTotal: (total) => (table.totalCapped ? t('common.totalCapped', { total: formatCount(total) }) : t('common.total', { total })),
           }}
           locale={{ emptyText: <Empty description={<>{t('common.empty')}<br /><Typography.Text type="secondary">{emptyHint ?? t('common.emptyHint')}</Typography.Text></>} /> }}
         />
@@ -112,9 +81,9 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
   );
 }
 
-/** Date range form value → startDate/endDate filters. */
+/** Date range form value → startDate/endDate filters: the picked wall-clock times on the business clock. */
 export function dateRange(values: Record<string, any>, field = 'range'): Record<string, unknown> {
   const { [field]: range, ...rest } = values;
   if (!range?.[0]) return rest;
-  return { ...rest, startDate: range[0].toISOString(), endDate: range[1].toISOString() };
+  return { ...rest, startDate: pickerToInstant(range[0]), endDate: pickerToInstant(range[1]) };
 }

@@ -54,11 +54,11 @@ describe('ImageUpload', () => {
   // the uploader replaces its input after each pick: look it up every time
   const pick = (container: HTMLElement, file: File) => fireEvent.change(container.querySelector('input[type=file]')!, { target: { files: [file] } });
 
-  it('refuses a logo over 1500 KB or of the wrong type with the spec message, and passes a good one on', async () => {
+  it('refuses a logo of 1500 KB or more or of the wrong type with the spec message, and passes a good one on', async () => {
     const onFile = vi.fn(async () => undefined);
     const { container } = render(<AntApp><ImageUpload use="logo" onFile={onFile}>logo</ImageUpload></AntApp>);
     expect((container.querySelector('input[type=file]') as HTMLInputElement).accept).toBe('.jpg,.jpeg,.png');
-    pick(container, new File([new Uint8Array(1_536_001)], 'big.png', { type: 'image/png' }));
+    pick(container, new File([new Uint8Array(1_536_000)], 'big.png', { type: 'image/png' }));
     expect(await screen.findByText('Logo must be smaller than 1500 KB')).toBeInTheDocument();
     pick(container, new File([new Uint8Array(10)], 'fake.png', { type: 'text/plain' }));
     expect(await screen.findByText('File type error')).toBeInTheDocument();
@@ -67,11 +67,11 @@ describe('ImageUpload', () => {
     await waitFor(() => expect(onFile).toHaveBeenCalledTimes(1));
   });
 
-  it('accepts a GIF payment proof under 2 MB but not over', async () => {
+  it('accepts a GIF payment proof under 2 MB but not of 2 MB', async () => {
     const onFile = vi.fn(async () => undefined);
     const { container } = render(<AntApp><ImageUpload use="paymentProof" onFile={onFile} /></AntApp>);
-    pick(container, new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'p.gif', { type: 'image/gif' }));
-    expect(await screen.findByText('File too big: at most 2.00 MB')).toBeInTheDocument();
+    pick(container, new File([new Uint8Array(2 * 1024 * 1024)], 'p.gif', { type: 'image/gif' }));
+    expect(await screen.findByText('File too big: it must be under 2 MB')).toBeInTheDocument();
     pick(container, new File([new Uint8Array(100)], 'p.gif', { type: 'image/gif' }));
     await waitFor(() => expect(onFile).toHaveBeenCalledTimes(1));
   });

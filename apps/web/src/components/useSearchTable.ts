@@ -6,6 +6,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Endpoint, BodyOf, ResponseOf } from '@lynx/contract';
 import { call } from '../request/http.ts';
+import { cleanFilters } from './filters.ts';
 
 export interface SearchTableState {
   current: number;
@@ -33,10 +34,7 @@ export interface SearchTableHandle {
 
 type PageOf<E extends Endpoint> = ResponseOf<E> extends { list: (infer R)[] } ? R : never;
 
-/** Strips empty values so an untouched field never becomes a filter. */
-export function cleanFilters(values: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && !v.length)));
-}
+export { cleanFilters } from './filters.ts';
 
 /**
  * Paging, sorting and filters of a list page in one hook (refine's useTable idea): the search form, the

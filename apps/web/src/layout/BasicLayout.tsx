@@ -1,20 +1,20 @@
 import { useEffect } from 'react';
-import { Breadcrumb, Layout } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useLocation } from 'react-router';
+import { Layout } from 'antd';
+import { Navigate, useLocation } from 'react-router';
 import { matchPath } from 'react-router';
 import { isLoggedIn, useSession } from '../stores/session.ts';
 import { isExcludedFromTabs, useTabs } from '../stores/tabs.ts';
-import { breadcrumbKeys, firstChildPath, matchRoute, hasRequiredParam } from '../routes/derive.ts';
+import { firstChildPath, matchRoute, hasRequiredParam } from '../routes/derive.ts';
 import { useViewerRoutes } from '../routes/viewer.ts';
+import { prefetchHotPages } from '../routes/prefetch.ts';
 import { Header } from './Header.tsx';
 import { Sider } from './Sider.tsx';
 import { TabBar } from './TabBar.tsx';
 import { KeepAlive } from './KeepAlive.tsx';
+import { PageBreadcrumb } from './PageBreadcrumb.tsx';
 
 /** The shell: session check, redirects of groups, tab bookkeeping, side menu, header, breadcrumbs, pages. */
 export default function BasicLayout() {
-  const { t } = useTranslation();
   const location = useLocation();
   const session = useSession();
   const { flat } = useViewerRoutes();
@@ -23,15 +23,13 @@ export default function BasicLayout() {
   const match = matchRoute(flat, pathname);
   const transient = isExcludedFromTabs(pathname);
 
+  // the most used pages' chunks load while the shell is idle (routes/prefetch.ts)
+  useEffect(() => prefetchHotPages(), []);
+
   useEffect(() => {
     if (!match || transient || match.route.def.noTab) return;
-    const params = Object.values(match.params).filter(Boolean) as string[];
-    open({
-      key: pathname,
-      search: location.search,
-      titleKey: match.route.def.titleKey,
-      suffix: hasRequiredParam(match.route.fullPath) ? params.join(' / ') : undefined,
-    });
+    // a page with a record adds the record's name itself (usePageTitle), never its raw ids
+    open({ key: pathname, search: location.search, titleKey: match.route.def.titleKey });
   }, [pathname, location.search, match?.route.fullPath, transient]); // eslint-disable-line react-hooks/exhaustive-deps
 
   if (!isLoggedIn(session)) return <Navigate to={session.endedBecause ? `/login?status=${session.endedBecause}` : '/login'} replace />;
@@ -49,7 +47,6 @@ export default function BasicLayout() {
     if (to && to !== pathname) return <Navigate to={to} replace />;
   }
 
-  const crumbs = breadcrumbKeys(flat, pathname);
   return (
     <Layout className="lx-root">
       <Sider pathname={pathname} />
@@ -59,14 +56,7 @@ export default function BasicLayout() {
         </Layout.Header>
         <TabBar activeKey={pathname} />
         <Layout.Content className="lx-content">
-          {crumbs.length > 0 && (
-            <Breadcrumb
-              className="lx-breadcrumb"
-              items={crumbs.map((c, i) => ({
-                title: c.path && i < crumbs.length - 1 ? <Link to={c.path}>{t(`menu.${c.titleKey}`)}</Link> : t(`menu.${c.titleKey}`),
-              }))}
-            />
-          )}
+          <PageBreadcrumb flat={flat} pathname={pathname} />
           <KeepAlive location={{ ...location, pathname }} transient={transient} />
         </Layout.Content>
       </Layout>

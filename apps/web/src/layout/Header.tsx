@@ -1,43 +1,33 @@
-import { useMemo, useState } from 'react';
-import { AutoComplete, Button, Dropdown, Input, Space, Tooltip, App } from 'antd';
+import { useState } from 'react';
+import { Button, Dropdown, Space, Tooltip, App } from 'antd';
 import {
-  DownloadOutlined, GlobalOutlined, MenuFoldOutlined, MenuUnfoldOutlined, QuestionCircleOutlined, SearchOutlined, UserOutlined,
+  GlobalOutlined, MenuFoldOutlined, MenuUnfoldOutlined, QuestionCircleOutlined, UserOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { auth, Perm, RoleType, STAFF_ROLE_TYPES } from '@lynx/contract';
-import i18n, { currentLang, setLanguage } from '../locales/i18n.ts';
+import { currentLang, setLanguage } from '../locales/i18n.ts';
 import { useSession } from '../stores/session.ts';
 import { usePrefs } from '../stores/prefs.ts';
 import { useTabs } from '../stores/tabs.ts';
-import { searchPages } from '../routes/derive.ts';
-import { useViewerRoutes } from '../routes/viewer.ts';
 import { call } from '../request/http.ts';
 import { NoticeBanner } from './NoticeBanner.tsx';
 import { LogoModal } from './LogoModal.tsx';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
+import { GlobalSearch } from './GlobalSearch.tsx';
+import { DownloadBadge } from './DownloadBadge.tsx';
 
 export function Header() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { modal } = App.useApp();
   const { collapsed, toggleCollapsed } = usePrefs();
-  const { flat } = useViewerRoutes();
   const perms = useSession((s) => s.permissions);
   const roleId = useSession((s) => s.roleId);
   const userName = useSession((s) => s.userName);
   const loginName = useSession((s) => s.loginName);
-  const [keyword, setKeyword] = useState('');
   const [logoOpen, setLogoOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
-
-  const options = useMemo(() => {
-    const title = (key: string, lang: 'zh' | 'en') => i18n.getFixedT(lang)(`menu.${key}`);
-    return searchPages(flat, keyword, title).map((m) => ({
-      value: m.path,
-      label: [...m.parentKeys, m.titleKey].map((k) => t(`menu.${k}`)).join(' / '),
-    }));
-  }, [flat, keyword, t]);
 
   const isSub = roleId === RoleType.SubCustomer;
   const helpItems = [
@@ -74,28 +64,15 @@ export function Header() {
       <Tooltip title={collapsed ? t('shell.expandMenu') : t('shell.collapseMenu')}>
         <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggleCollapsed} aria-label={t('shell.collapseMenu')} />
       </Tooltip>
-      <AutoComplete
-        className="lx-header-search"
-        options={options}
-        value={keyword}
-        onChange={setKeyword}
-        onSelect={(path: string) => {
-          setKeyword('');
-          navigate(path);
-        }}
-        notFoundContent={keyword ? t('shell.searchNoMatch') : null}
-      >
-        <Input prefix={<SearchOutlined />} placeholder={t('shell.searchPages')} allowClear aria-label={t('shell.searchPages')} />
-      </AutoComplete>
+      <GlobalSearch />
       <NoticeBanner />
       <Space size={4} className="lx-header-actions">
         <Dropdown menu={{ items: helpItems, onClick: ({ key }) => navigate(key) }}>
           <Button type="text" icon={<QuestionCircleOutlined />}>{t('shell.help')}</Button>
         </Dropdown>
-        <Tooltip title={t('shell.downloads')}>
-          <Button type="text" icon={<DownloadOutlined />} onClick={() => navigate('/card/downloadtask/list')} aria-label={t('shell.downloads')} />
-        </Tooltip>
-        <Button type="text" icon={<GlobalOutlined />} onClick={() => setLanguage(currentLang() === 'zh' ? 'en' : 'zh')} data-testid="lang-toggle">
+        <DownloadBadge />
+        <Button type="text" icon={<GlobalOutlined />} onClick={() => setLanguage(currentLang() === 'zh' ? 'en' : 'zh')} data-testid="lang-toggle"
+          lang={currentLang() === 'zh' ? 'en' : 'zh-CN'}>
           {t('common.langSwitch')}
         </Button>
         <Dropdown

@@ -5,6 +5,7 @@ import { useTabs } from '../stores/tabs.ts';
 import { allowed } from '../routes/derive.ts';
 import { useViewerRoutes } from '../routes/viewer.ts';
 import NotFound from './NotFound.tsx';
+import { PageKeyContext } from './pageTitle.ts';
 
 /**
  * Renders every open tab's page, the active one visible and the others hidden but alive (React <Activity>).
@@ -35,19 +36,23 @@ export function KeepAlive({ location, transient }: { location: Location; transie
       {slots.map((tab) => (
         <Activity key={`${tab.key}#${tab.seq}`} mode={!transient && tab.key === active ? 'visible' : 'hidden'}>
           <div className="lx-page" data-tab={tab.key}>
-            <Routes location={{ ...location, pathname: tab.key, search: tab.search, hash: '', state: null, key: tab.key }}>
-              {elements}
-              <Route path="*" element={<NotFound />} />
-            </Routes>
+            <PageKeyContext value={tab.key}>
+              <Routes location={{ ...location, pathname: tab.key, search: tab.search, hash: '', state: null, key: tab.key }}>
+                {elements}
+                <Route path="*" element={<NotFound />} />
+              </Routes>
+            </PageKeyContext>
           </div>
         </Activity>
       ))}
       {transient && (
         <div className="lx-page" data-tab={active}>
-          <Routes location={location}>
-            {elements}
-            <Route path="*" element={<NotFound />} />
-          </Routes>
+          <PageKeyContext value={active}>
+            <Routes location={location}>
+              {elements}
+              <Route path="*" element={<NotFound />} />
+            </Routes>
+          </PageKeyContext>
         </div>
       )}
     </>

@@ -14,10 +14,8 @@ export function LogoModal({ open, onClose }: { open: boolean; onClose: () => voi
   const logo = useLogo();
 
   const send = async (file: File) => {
-    const form = new FormData();
-    form.append('logoFile', file);
     try {
-      await upload(account.uploadLogo, form);
+      await upload(account.uploadLogo, file, {});
       message.success(t('shell.logoSaved'));
       await qc.invalidateQueries({ queryKey: [account.getLogoByCustId.name] });
     } catch {

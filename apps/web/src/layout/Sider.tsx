@@ -32,6 +32,9 @@ export function Sider({ pathname }: { pathname: string }) {
       <Menu
         theme="dark"
         mode="inline"
+        // a smaller step per level than antd's 24 px: English labels ("Standard cards operation") fit the 220 px menu
+        // without taking width from the lists
+        inlineIndent={16}
         items={items}
         selectedKeys={keys.selected}
         defaultOpenKeys={keys.open}

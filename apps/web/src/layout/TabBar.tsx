@@ -4,12 +4,13 @@ import { CloseOutlined, LeftOutlined, RightOutlined, ReloadOutlined } from '@ant
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useTabs, type Tab } from '../stores/tabs.ts';
+import { titleWithName } from './pageTitle.ts';
 
 /** The spec's tab strip: up to 20 pages, each with reload / close this / close others, and scroll arrows. */
 export function TabBar({ activeKey }: { activeKey: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { tabs, close, closeOthers, reload } = useTabs();
+  const { tabs, names, close, closeOthers, reload } = useTabs();
   const strip = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState(false);
 
@@ -41,7 +42,7 @@ export function TabBar({ activeKey }: { activeKey: string }) {
       <div className="lx-tabbar-strip" ref={strip}>
         {tabs.map((tab) => {
           const active = tab.key === activeKey;
-          const title = t(`menu.${tab.titleKey}`) + (tab.suffix ? ` ${tab.suffix}` : '');
+          const title = titleWithName(t(`menu.${tab.titleKey}`), names[tab.key]);
           return (
             <Dropdown
               key={tab.key}

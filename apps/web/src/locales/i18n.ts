@@ -7,34 +7,10 @@ import 'dayjs/locale/en';
 // page titles in both languages are always here: the header search matches Chinese and English titles
 import zhMenu from './zh/menu.ts';
 import enMenu from './en/menu.ts';
+import { bundles, initialLanguage, LANGUAGE_KEY, type Lang } from './bundles.ts';
 
-export type Lang = 'zh' | 'en';
-export const LANGUAGE_KEY = 'lx_language';
+export { detectLanguage, initialLanguage, LANGUAGE_KEY, type Lang } from './bundles.ts';
 
-/**
- * Spec §1: a stored language starting with 'zh' means Chinese, another stored value English; with nothing
- * stored, the browser language decides (zh* → Chinese), else English.
- */
-export function detectLanguage(stored: string | null, browser: string | undefined): Lang {
-  if (stored) return stored.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-  return browser?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
-}
-
-export function initialLanguage(): Lang {
-  let stored: string | null = null;
-  try {
-    stored = localStorage.getItem(LANGUAGE_KEY);
-  } catch {
-    /* storage blocked */
-  }
-  return detectLanguage(stored, typeof navigator === 'undefined' ? undefined : navigator.language);
-}
-
-// Each language is its own chunk: the login page loads only the one it shows.
-const bundles: Record<Lang, () => Promise<{ default: object }>> = {
-  zh: () => import('./zh/index.ts'),
-  en: () => import('./en/index.ts'),
-};
 // Long texts of a few screens (guides, FAQ) load with those screens.
 const areas: Record<string, Record<Lang, () => Promise<{ default: object }>>> = {
   doc: { zh: () => import('./zh/doc.ts'), en: () => import('./en/doc.ts') },

@@ -13,6 +13,7 @@ const textsIn = (lang: 'zh' | 'en'): Texts => {
     requestError: t('request.requestError'),
     networkFault: t('request.networkFault'),
     timeout: t('request.timeout'),
+    sessionExpired: t('shell.sessionExpired'),
     callLimit: (seconds) => t('request.callLimit', { seconds }),
     status: (s) => (i18n.exists(`request.status.${s}`, { lng: lang }) ? t(`request.status.${s}`) : undefined),
   };
@@ -46,8 +47,9 @@ describe('request error layer (spec §8)', () => {
     expect(classify({ status: 200, body: { success: false, errorCode: 20003, msg: 'x' } }, textsIn('zh'))).toEqual({ kind: 'session' });
   });
 
-  it('HTTP 401 goes to login without a notification', () => {
-    expect(classify({ status: 401, body: null }, textsIn('zh'))).toEqual({ kind: 'login' });
+  it('HTTP 401 goes to login with the session message, not a "request error" notification', () => {
+    expect(classify({ status: 401, body: null }, textsIn('zh'))).toEqual({ kind: 'login', text: '登录已失效，请重新登录' });
+    expect(classify({ status: 401, body: { success: false, msg: 'x' } }, textsIn('en'))).toEqual({ kind: 'login', text: 'Your session has expired, please log in again' });
   });
 
   it('20006 tells when to retry, in both languages', () => {
@@ -59,6 +61,30 @@ describe('request error layer (spec §8)', () => {
   it('a refusal with success false shows the server message', () => {
     expect(classify({ status: 200, body: { success: false, errorCode: 20010, msg: '登录名或密码错误' } }, textsIn('zh'))).toEqual({
       kind: 'logic', text: '登录名或密码错误', errorCode: 20010,
+    });
+  });
+
+  it('a refusal that carries only message (no msg) shows that message, in either language', () => {
+    expect(classify({ status: 200, body: { success: false, errorCode: 20004, message: '字段 name：不能为空' } }, textsIn('zh'))).toEqual({
+      kind: 'logic', text: '字段 name：不能为空', errorCode: 20004,
+    });
+    expect(classify({ body: { success: false, errorCode: null, message: 'Field name: must not be empty' } }, textsIn('en'))).toEqual({
+      kind: 'logic', text: 'Field name: must not be empty', errorCode: null,
+    });
+    // msg wins when both are there; neither: network fault
+    expect(classify({ status: 200, body: { success: false, msg: 'a', message: 'b' } }, textsIn('en'))).toMatchObject({ text: 'a' });
+    expect(classify({ status: 200, body: { success: false } }, textsIn('zh'))).toMatchObject({ kind: 'logic', text: '网络故障' });
+    expect(classify({ status: 200, body: { success: false, errorCode: 20048, message: 'Change your password first' } }, textsIn('en'))).toEqual({
+      kind: 'passwordChange', text: 'Change your password first',
+    });
+  });
+
+  it('20048 sends the user to the forced password change, with the server message in its language', () => {
+    expect(classify({ status: 200, body: { success: false, errorCode: 20048, msg: '请先修改密码' } }, textsIn('zh'))).toEqual({
+      kind: 'passwordChange', text: '请先修改密码',
+    });
+    expect(classify({ status: 200, body: { success: false, errorCode: 20048, msg: 'Change your password first' } }, textsIn('en'))).toEqual({
+      kind: 'passwordChange', text: 'Change your password first',
     });
   });
 

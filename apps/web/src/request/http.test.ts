@@ -70,12 +70,37 @@ describe('request layer', () => {
     expect(shown).toEqual([{ kind: 'message', text: 'API call limit exceeded, please retry after 30 seconds' }]);
   });
 
-  it('401 goes to login with no notification', async () => {
+  it.each([
+    ['en', 'Your session has expired, please log in again'],
+    ['zh', '登录已失效，请重新登录'],
+  ] as const)('401 during a form save says the session expired (once), then goes to login (%s)', async (lang, text) => {
+    await setLanguage(lang);
     http.defaults.adapter = reply(401, null);
-    await expect(call(auth.getIsResetPassword, {})).rejects.toThrow();
+    const saves = await Promise.all([
+      call(account.saveAccount, {} as never).catch((e) => e),
+      call(account.getAccountListPage, {}).catch((e) => e),
+    ]);
+    for (const e of saves) expect(e).toMatchObject({ message: 'unauthorized' });
     await Promise.resolve();
-    expect(shown).toEqual([]);
+    await Promise.resolve();
+    expect(shown).toEqual([{ kind: 'warning', text }]);
     expect(navigations).toEqual(['/login']);
+    expect(useSession.getState().token).toBeNull();
+  });
+
+  it.each([
+    ['en', 'Field name: must not be empty'],
+    ['zh', '字段 name：不能为空'],
+  ] as const)('a refusal carrying only message (no msg) shows that message (%s)', async (lang, text) => {
+    await setLanguage(lang);
+    http.defaults.adapter = reply(200, { success: false, message: text, errorCode: 20004, data: null });
+    const err = await call(account.saveAccount, {} as never).catch((e) => e);
+    expect(err).toMatchObject({ message: text, errorCode: 20004, type: 'logic error' });
+    expect(shown).toEqual([{ kind: 'message', text }]);
+    // an HTTP error body with only message: the status text and that message
+    http.defaults.adapter = reply(400, { success: false, message: text, errorCode: 20004 });
+    await call(account.saveAccount, {} as never).catch(() => null);
+    expect(shown[1].text).toContain(text);
   });
 
   it('a refusal rejects with msg, errorCode and type "logic error", shown unless silent', async () => {
@@ -86,6 +111,18 @@ describe('request layer', () => {
     expect(shown).toHaveLength(1);
     await call(auth.login, { loginName: 'a', password: 'b' }, { silent: true }).catch(() => null);
     expect(shown).toHaveLength(1);
+  });
+
+  it('20048 marks the session as needing a password change and goes to the change-password screen', async () => {
+    http.defaults.adapter = reply(200, { success: false, msg: 'Change your password first', errorCode: 20048, data: null });
+    const err = await call(account.getCustomerListPage, {}).catch((e) => e);
+    expect(err).toBeInstanceOf(LogicError);
+    expect(err).toMatchObject({ errorCode: 20048, message: 'Change your password first' });
+    await Promise.resolve();
+    expect(useSession.getState().mustResetPassword).toBe(true);
+    expect(useSession.getState().token).toBe('tok-123456789012345678901');
+    expect(navigations).toEqual(['/login?reset=1']);
+    expect(shown).toEqual([{ kind: 'warning', text: 'Change your password first' }]);
   });
 
   it('HTTP 500 → notification titled request error with the status text, in the stored language', async () => {

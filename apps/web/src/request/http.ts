@@ -33,6 +33,7 @@ const texts = (): Texts => ({
   requestError: i18n.t('request.requestError'),
   networkFault: i18n.t('request.networkFault'),
   timeout: i18n.t('request.timeout'),
+  sessionExpired: i18n.t('shell.sessionExpired'),
   callLimit: (seconds) => i18n.t('request.callLimit', { seconds }),
   status: (status) => (i18n.exists(`request.status.${status}`) ? i18n.t(`request.status.${status}`) : undefined),
 });
@@ -52,6 +53,18 @@ export function expireSession(): void {
   }, SESSION_EXPIRY_DELAY_MS);
 }
 
+let leaving = false;
+/** HTTP 401: says why (once, however many calls fail together), then goes to the login page and clears the session. */
+function toLogin(text: string): void {
+  if (leaving) return;
+  leaving = true;
+  feedback()?.message.warning(text);
+  void goTo('/login').then(() => {
+    useSession.getState().clear();
+    leaving = false;
+  });
+}
+
 export interface CallOptions {
   /** do not show a notification for a refusal (the caller shows it inline) */
   silent?: boolean;
@@ -67,8 +80,15 @@ export function handleFailure(f: Failure, opts: CallOptions = {}): Error | null 
       expireSession();
       return null;
     case 'login':
-      void goTo('/login').then(() => useSession.getState().clear());
+      toLogin(o.text);
+      // callers recognise this message and show nothing more
       return new LogicError('unauthorized', null);
+    case 'passwordChange':
+      // the login page shows the forced change-password form while the session says so
+      useSession.getState().setMustReset(true);
+      void goTo('/login?reset=1');
+      if (!opts.silent) ui?.message.warning(o.text);
+      return new LogicError(o.text, ErrorCode.PasswordChangeRequired, f.body?.data);
     case 'limit':
       if (!opts.silent) ui?.message.error(o.text);
       return new LogicError(o.text, f.body?.errorCode ?? 20006, f.body?.data);
@@ -105,8 +125,17 @@ export async function call<E extends Endpoint>(e: E, body?: BodyOf<E>, opts: Cal
   }
 }
 
-/** Multipart upload to a contract endpoint (logo, payment proof…). */
-export async function upload<E extends Endpoint>(e: E, form: FormData, opts: CallOptions = {}): Promise<ResponseOf<E>> {
+/**
+ * Multipart upload to a contract endpoint (logo, payment proof…): the file under the endpoint's file field and the
+ * text fields its body declares (empty ones left out).
+ */
+export async function upload<E extends Endpoint>(e: E, file: Blob, fields: BodyOf<E>, opts: CallOptions = {}): Promise<ResponseOf<E>> {
+  if (!e.multipart) throw new Error(`${e.name} takes no upload`);
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields as Record<string, unknown>)) {
+    if (value !== undefined && value !== null && value !== '') form.append(name, String(value));
+  }
+  form.append(e.multipart.file, file);
   try {
     const res = await http.post(pathOf(e), form);
     if (res.data?.success === false) {

@@ -1,6 +1,7 @@
 import { AccountBookOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
+import { hotPages } from './hot.ts';
 
 /**
  * THE route table (ARCHITECTURE §5). Adding a screen = one entry here + its page folder + its i18n keys.
@@ -10,7 +11,7 @@ export const routes: RouteDef[] = [
   {
     path: 'home', titleKey: 'home', perm: Perm.Home, icon: <HomeOutlined />, redirectToFirstChild: true,
     children: [
-      { path: 'index', titleKey: 'homeIndex', page: () => import('../pages/home/index/index.tsx') },
+      { path: 'index', titleKey: 'homeIndex', page: hotPages.home },
       {
         path: 'customer', titleKey: 'homeCustomer', perm: Perm.HomeCustomer, hideForRoles: [RoleType.SubCustomer],
         page: () => import('../pages/home/customer/index.tsx'),
@@ -67,7 +68,7 @@ export const routes: RouteDef[] = [
       {
         path: 'card-list', titleKey: 'cardList', perm: Perm.CardList, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [
-          { path: 'list/:salesorder?', titleKey: 'cardList', page: () => import('../pages/card/card-list/list/index.tsx') },
+          { path: 'list/:salesorder?', titleKey: 'cardList', page: hotPages.cardList, data: () => import('../pages/card/card-list/list/query.ts') },
           // card detail routes (detail, numcard allocation: not a tab, spec §2)
           { path: 'detail/:iccid/:channelCustId?', titleKey: 'cardDetail', page: () => import('../pages/card/card-list/detail/index.tsx') },
           { path: 'numcard/:salesorder?/:operatorsId?', titleKey: 'cardNumcard', perm: 2010007, noTab: true, page: () => import('../pages/card/card-list/numcard/index.tsx') },

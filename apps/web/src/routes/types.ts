@@ -1,6 +1,16 @@
 import type { ComponentType, ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+
+/** What a page may start before it renders (routes/prefetch.ts): its first request, into the query cache. */
+export interface PrefetchContext {
+  client: QueryClient;
+  /** the URL's query string (`?…`), for pages whose first request depends on it */
+  search: string;
+}
 
 export type PageModule = { default: ComponentType };
+/** A page's first request, in a module of its own (no components), so it can start before the page's chunk is in. */
+export type DataModule = { prefetch: (ctx: PrefetchContext) => void };
 
 /** One entry of the route table: router, menu, breadcrumbs, header search and tab titles come from it. */
 export interface RouteDef {
@@ -15,6 +25,8 @@ export interface RouteDef {
   onlyRoles?: number[];
   icon?: ReactNode;
   page?: () => Promise<PageModule>;
+  /** starts the page's first data request the moment the route is known (menu click, deep link): routes/prefetch.ts */
+  data?: () => Promise<DataModule>;
   hideInMenu?: boolean;
   redirectToFirstChild?: boolean;
   hideChildrenInMenu?: boolean;

@@ -1,17 +1,8 @@
 import { create } from 'zustand';
 import { encryptCodes, decryptCodes } from './cipher.ts';
+import { KEYS } from './keys.ts';
 
-/** Browser storage keys of the session (spec §3). */
-export const KEYS = {
-  token: 'lx_access_token',
-  roleId: 'lx_role_id',
-  loginName: 'lx_login_name',
-  userName: 'lx_user_name',
-  channelCustId: 'lx_channel_cust_id',
-  custId: 'lx_cust_id',
-  perms: 'lx_auth_codes',
-  mustReset: 'lx_must_reset',
-} as const;
+export { KEYS } from './keys.ts';
 
 export interface SessionData {
   accessToken: string;

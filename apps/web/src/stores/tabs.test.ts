@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { closeOthers, closeTab, isExcludedFromTabs, openTab, reloadTab, TAB_LIMIT, type Tab } from './tabs.ts';
+import { closeOthers, closeTab, isExcludedFromTabs, openTab, pruneNames, reloadTab, TAB_LIMIT, useTabs, withName, type Tab } from './tabs.ts';
 
 const tab = (key: string) => ({ key, search: '', titleKey: 't' });
 
@@ -52,5 +52,37 @@ describe('tab store', () => {
     ['/home/index', false],
   ])('excludes the spec sub-paths from tabs: %s → %s', (path, excluded) => {
     expect(isExcludedFromTabs(path)).toBe(excluded);
+  });
+
+  it('sets a page name once, replaces it and keeps the same object when nothing changes', () => {
+    const a = withName({}, '/card/pool/detail/5', 'East fleet');
+    expect(a).toEqual({ '/card/pool/detail/5': 'East fleet' });
+    expect(withName(a, '/card/pool/detail/5', 'East fleet')).toBe(a);
+    expect(withName(a, '/card/pool/detail/5', 'East fleet 2')).toEqual({ '/card/pool/detail/5': 'East fleet 2' });
+    expect(withName(a, '/card/pool/detail/5', null)).toEqual({});
+    expect(withName(a, '/other', null)).toBe(a);
+  });
+
+  it('keeps only the names of open tabs', () => {
+    const tabs = ['/a', '/b'].reduce<Tab[]>((acc, k, i) => openTab(acc, tab(k), i), []);
+    expect(pruneNames({ '/a': 'A', '/b': 'B', '/gone': 'G' }, tabs)).toEqual({ '/a': 'A', '/b': 'B' });
+  });
+
+  it('drops a name with its tab: closed, closed as one of the others, evicted or signed out', () => {
+    const s = useTabs.getState();
+    s.clear();
+    for (const k of ['/a', '/b', '/c']) {
+      s.open(tab(k));
+      s.setName(k, k.toUpperCase());
+    }
+    s.close('/a');
+    expect(useTabs.getState().names).toEqual({ '/b': '/B', '/c': '/C' });
+    s.closeOthers('/c');
+    expect(useTabs.getState().names).toEqual({ '/c': '/C' });
+    for (let i = 0; i < TAB_LIMIT; i++) s.open(tab(`/p${i}`));
+    expect(useTabs.getState().names).toEqual({});
+    s.setName('/p1', 'P1');
+    s.clear();
+    expect(useTabs.getState().names).toEqual({});
   });
 });

@@ -7,8 +7,6 @@ export interface Tab {
   key: string;
   search: string;
   titleKey: string;
-  /** shown after the title, e.g. the id of a detail page */
-  suffix?: string;
   /** bumped by "reload" to remount the page */
   seq: number;
   lastUsed: number;
@@ -47,24 +45,56 @@ export function closeTab(tabs: Tab[], key: string): { tabs: Tab[]; next: Tab | n
 export const closeOthers = (tabs: Tab[], key: string) => tabs.filter((t) => t.key === key);
 export const reloadTab = (tabs: Tab[], key: string) => tabs.map((t) => (t.key === key ? { ...t, seq: t.seq + 1 } : t));
 
+/** Record names published by pages, keyed by page path; a name outlives its page being hidden, not its tab. */
+export type PageNames = Readonly<Record<string, string>>;
+
+/** The names of the pages still open as tabs. */
+export function pruneNames(names: PageNames, tabs: Tab[]): PageNames {
+  const open = new Set(tabs.map((t) => t.key));
+  const out: Record<string, string> = {};
+  for (const [key, name] of Object.entries(names)) if (open.has(key)) out[key] = name;
+  return out;
+}
+
+/** Sets or removes one page's name; returns the same object when nothing changes. */
+export function withName(names: PageNames, key: string, name: string | null): PageNames {
+  if (name ? names[key] === name : !(key in names)) return names;
+  const { [key]: _old, ...rest } = names;
+  return name ? { ...rest, [key]: name } : rest;
+}
+
 interface TabsState {
   tabs: Tab[];
+  /** what the page at a path shows (plan name, pool name, ICCID…): its tab and breadcrumb use it */
+  names: PageNames;
   open(tab: Omit<Tab, 'seq' | 'lastUsed'>): void;
   close(key: string): Tab | null;
   closeOthers(key: string): void;
   reload(key: string): void;
   clear(): void;
+  setName(key: string, name: string | null): void;
 }
 
 export const useTabs = create<TabsState>((set, get) => ({
   tabs: [],
-  open: (tab) => set({ tabs: openTab(get().tabs, tab, Date.now()) }),
+  names: {},
+  open: (tab) => {
+    const tabs = openTab(get().tabs, tab, Date.now());
+    set({ tabs, names: pruneNames(get().names, tabs) });
+  },
   close: (key) => {
     const r = closeTab(get().tabs, key);
-    set({ tabs: r.tabs });
+    set({ tabs: r.tabs, names: pruneNames(get().names, r.tabs) });
     return r.next;
   },
-  closeOthers: (key) => set({ tabs: closeOthers(get().tabs, key) }),
+  closeOthers: (key) => {
+    const tabs = closeOthers(get().tabs, key);
+    set({ tabs, names: pruneNames(get().names, tabs) });
+  },
   reload: (key) => set({ tabs: reloadTab(get().tabs, key) }),
-  clear: () => set({ tabs: [] }),
+  clear: () => set({ tabs: [], names: {} }),
+  setName: (key, name) => {
+    const names = withName(get().names, key, name);
+    if (names !== get().names) set({ names });
+  },
 }));

@@ -13,6 +13,9 @@ if (!('ResizeObserver' in window)) {
   };
 }
 
+// the tab strip scrolls the active tab into view
+if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = function scrollIntoView() {};
+
 // Testing Library cleans up automatically only with vitest globals: do it here
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { endpoint, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
 import { RegisterBody } from './auth.ts';
 import { Perm } from '../permissions.ts';
+import { FILE_RULES } from '../validate/upload.ts';
 
 const tag = 'account';
 const CustomerPerms = [Perm.HomeCustomer, Perm.BusinessCustomer] as const;
@@ -275,15 +276,20 @@ export const getAccountByRoleIds = endpoint({
 
 export const uploadLogo = endpoint({
   name: 'core/account/account/uploadLogo', method: 'POST', auth: 'session', perm: [Perm.HomeLogo], kind: 'mutation', tag,
-  multipart: true,
+  multipart: { file: 'logoFile', maxBytes: FILE_RULES.logo.maxBytes },
   summary: { zh: '上传 Logo（字段 logoFile，jpg/png，小于 1500KB）', en: 'Upload the logo (field logoFile, jpg/png under 1500 KB)' },
-  body: Obj({ custId: Type.Optional(Type.String({ pattern: '^[0-9]+$' })) }),
+  // a multipart field is text: a customer id of 1 to 999,999,999 (within the integer column) as digits
+  body: Obj({ custId: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,8}$' })) }),
   response: Type.Object({ logoUrl: Type.String() }),
 });
 
 export const getLogoByCustId = endpoint({
   name: 'core/account/account/getLogoByCustId', method: 'POST', auth: 'public', perm: null, kind: 'query', tag,
-  summary: { zh: '按客户查询 Logo（登录页也可用）', en: 'Logo of a customer (also used by the login page)' },
+  summary: { zh: '按客户查询 Logo 与业务时区（登录页也可用）', en: 'Logo of a customer and the business time zone (also used by the login page)' },
   body: Obj({ custId: Type.Optional(Nullable(Type.Integer())) }),
-  response: Type.Object({ logoUrl: Nullable(Type.String()) }),
+  response: Type.Object({
+    logoUrl: Nullable(Type.String()),
+    /** the product's business time zone (IANA name, CMP_TIME_ZONE): the console shows every time in it */
+    timeZone: Type.String(),
+  }),
 });

@@ -31,7 +31,7 @@ export const login = endpoint({
 });
 
 export const logout = endpoint({
-  name: 'base/oauth/user/logout', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag,
+  name: 'base/oauth/user/logout', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag, allowWhenPasswordExpired: true,
   summary: { zh: '退出登录（令牌立即失效）', en: 'Log out (the token dies at once)' },
   body: Empty, response: Nothing,
 });
@@ -71,14 +71,14 @@ export const register = endpoint({
 });
 
 export const resetPassword = endpoint({
-  name: 'base/oauth/user/resetPassword', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag,
+  name: 'base/oauth/user/resetPassword', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag, allowWhenPasswordExpired: true,
   summary: { zh: '修改本人密码（其他会话失效）', en: 'Change your own password (other sessions end)' },
   body: Obj({ oldPassword: Password, newPassword: Password, confirmPassword: Password }),
   response: Nothing,
 });
 
 export const getIsResetPassword = endpoint({
-  name: 'core/account/account/getIsResetPassword', method: 'POST', auth: 'session', perm: null, kind: 'query', tag,
+  name: 'core/account/account/getIsResetPassword', method: 'POST', auth: 'session', perm: null, kind: 'query', tag, allowWhenPasswordExpired: true,
   summary: { zh: '是否必须修改密码', en: 'Whether the password must be changed' },
   body: Empty,
   response: Type.Object({ mustResetPassword: Type.Boolean() }),

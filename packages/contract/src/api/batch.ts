@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, Nullable } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { defineEnum } from '../enums/define.ts';
 import { CardListFilters, CARD_STATE_ACTIONS, CARD_CHANGE_REASON_MAX } from './carddata.ts';
 
@@ -196,12 +196,13 @@ export const validateBatch = endpoint({
 
 export const validateBatchFile = endpoint({
   name: 'core/sim/batchOperate/validateFile', method: 'POST', auth: 'session', perm: ANY, kind: 'mutation', tag,
-  multipart: true,
+  multipart: { file: BATCH_FILE_FIELD, maxBytes: BATCH_FILE_MAX_BYTES },
   summary: {
     zh: '校验批量操作（上传文件）：字段 file 为 xlsx 或 csv（ICCID 列），字段 params 为操作参数（JSON）',
     en: 'Validate a batch operation from a file: field file is an xlsx or csv with an ICCID column, field params the operation (JSON)',
   },
-  body: Obj({}),
+  // the operation as JSON text (BatchParams), parsed and checked by the batch service
+  body: Obj({ params: Type.Optional(Type.String({ maxLength: 10_000 })) }),
   response: BatchSummary,
 });
 
@@ -277,5 +278,5 @@ export const exportBatchItems = endpoint({
   name: 'core/sim/batchOperate/exportItems', method: 'POST', auth: 'session', perm: ANY, kind: 'mutation', tag,
   summary: { zh: '导出批次的逐卡结果（下载任务）', en: 'Export the per-card results of a batch (download task)' },
   body: Obj({ ...ItemFilters, format: Type.Optional(Type.Integer()) }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });

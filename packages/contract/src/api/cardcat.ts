@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nullable } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, SortParams, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
 
 /*
@@ -92,7 +92,7 @@ export const exportLabelList = endpoint({
   name: 'core/sim/cardLabel/exportLabelList', method: 'POST', auth: 'session', perm: [P.Labels], kind: 'mutation', tag,
   summary: { zh: '导出标签列表（下载任务）', en: 'Export the labels (download task)' },
   body: Obj({ ...SortParams, ...LabelFilters, format: Type.Optional(Type.Integer()) }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 export const getLabelOptions = endpoint({
@@ -266,7 +266,10 @@ export const TestCardHistory = Type.Object({
   action: Nullable(Type.Integer()),
   source: Type.Integer(),
   actor: Nullable(Type.String()),
+  /** what the person typed, as typed */
   reason: Nullable(Type.String()),
+  /** what the server wrote (test period extended…), in the request's language */
+  note: Nullable(Type.String()),
 });
 
 export const TestCardDetail = Type.Object({
@@ -299,7 +302,7 @@ export const exportTestCardList = endpoint({
   name: 'core/sim/testCard/exportTestCardList', method: 'POST', auth: 'session', perm: [P.TestCards], kind: 'mutation', tag,
   summary: { zh: '导出测试卡（下载任务）', en: 'Export the test cards (download task)' },
   body: Obj({ ...SortParams, ...TestCardFilters, format: Type.Optional(Type.Integer()) }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 export const getTestCardDetail = endpoint({

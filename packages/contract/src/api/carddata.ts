@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nullable } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, SortParams, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
+import { HomeCardFilters } from './home.ts';
 
 /*
  * Card data (issue 5): the card list with its search, and card file imports (simEnter). The card list is
@@ -24,6 +25,8 @@ const P = CardDataPerm;
 export const CARD_IMPORT_MAX_ROWS = 100_000;
 export const CARD_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const CARD_IMPORT_FILE_FIELD = 'file';
+/** characters of an import's remark */
+export const CARD_IMPORT_REMARK_MAX = 100;
 
 /** Columns of the card import file, in template order; headers are accepted in either language. */
 export const CARD_IMPORT_COLUMNS = [
@@ -46,6 +49,10 @@ const DateOnly = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
 const BatchId = Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' });
 const Digits = (max: number) => Type.String({ maxLength: max, pattern: '^[0-9]*$' });
 const CustomMatch = Type.Union([Type.Literal('exact'), Type.Literal('prefix'), Type.Literal('contains')]);
+/** How a number filter (ICCID, MSISDN, IMSI) matches; "contains" needs at least CARD_FRAGMENT_MIN (search.ts) digits. */
+export const NUMBER_MATCHES = ['exact', 'prefix', 'contains'] as const;
+export type NumberMatchMode = (typeof NUMBER_MATCHES)[number];
+const NumberMatch = Type.Union(NUMBER_MATCHES.map((m) => Type.Literal(m)));
 
 // ---------------------------------------------------------------------------------------------------
 // Card list
@@ -81,17 +88,40 @@ export const CardRow = Type.Object({
   activatedAt: Nullable(Type.String()),
   firstUsedAt: Nullable(Type.String()),
   createdAt: Type.String(),
+  /**
+   * This cycle's data (the card's contract cycle, else its operator's billing period; docs/cards.md "Cycle usage"):
+   * used in KB, the quota in KB (the plan's plus the event packs running now; null without a quota) and the share of
+   * the quota used in % (null without a quota); the cycle's first and last China day
+   */
+  cycleUsedKb: Type.Number({ minimum: 0 }),
+  cycleQuotaKb: Nullable(Type.Number({ minimum: 0 })),
+  cycleUsedPercent: Nullable(Type.Number({ minimum: 0 })),
+  cycleFrom: Nullable(Type.String()),
+  cycleTo: Nullable(Type.String()),
 });
 
+/**
+ * The card list's sort fields (sortField): ICCID (the default), activation time, this cycle's usage and % of the quota
+ * used. Sorting by usage or % keeps the ICCID as the tie-break in the same direction; sorting by % puts the cards
+ * without a quota last when sorting down (most used first) and first when sorting up.
+ */
+export const CARD_LIST_SORT_FIELDS = ['iccid', 'activatedAt', 'cycleUsedKb', 'cycleUsedPercent'] as const;
+
 export const CardListFilters = {
-  /** ICCID, exact or (iccidMatch prefix) the beginning of it */
+  /**
+   * ICCID: exact, the beginning (prefix) or anywhere inside it (contains, at least CARD_FRAGMENT_MIN digits, e.g. the
+   * last digits printed on the SIM); without iccidMatch a full ICCID (19-20 digits) is exact and a shorter one a prefix
+   */
   iccid: Type.Optional(Digits(20)),
-  iccidMatch: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('prefix')])),
+  iccidMatch: Type.Optional(NumberMatch),
   /** an ICCID range: both ends, same length */
   iccidStart: Type.Optional(Digits(20)),
   iccidEnd: Type.Optional(Digits(20)),
+  /** MSISDN and IMSI: exact unless msisdnMatch / imsiMatch say prefix or contains */
   msisdn: Type.Optional(Digits(15)),
+  msisdnMatch: Type.Optional(NumberMatch),
   imsi: Type.Optional(Digits(15)),
+  imsiMatch: Type.Optional(NumberMatch),
   states: Type.Optional(Type.Array(Type.Integer(), { maxItems: 9 })),
   /** staff only: a customer (with its second-level customers) */
   custId: Type.Optional(Type.Integer()),
@@ -117,6 +147,8 @@ export const CardListFilters = {
   custom2Match: Type.Optional(CustomMatch),
   /** the sales order of the route /card/card-list/list/:salesorder? (kept for the URL, not a filter yet) */
   salesOrder: Type.Optional(Type.String({ maxLength: 64 })),
+  /** the Home overview's deep links: quota level, recent alerts, batch failures (home.ts) */
+  ...HomeCardFilters,
 };
 
 /**
@@ -129,8 +161,8 @@ export const CardListPage = Type.Object({ ...Page(CardRow).properties, totalCapp
 export const getSimListPage = endpoint({
   name: 'core/sim/simQuery/getSimListPage', method: 'POST', auth: 'session', perm: [P.CardList], kind: 'query', tag,
   summary: {
-    zh: '卡列表：按 ICCID（精确、前缀、号段）、MSISDN、IMSI、状态、客户、套餐、运营商、批次、激活日期、首次使用日期、在线状态、标签、卡类型、自定义字段查询',
-    en: 'Card list: search by ICCID (exact, prefix, range), MSISDN, IMSI, state, customer, plan, operator, batch, activation date, first-use date, online, label, card type, custom fields',
+    zh: '卡列表：按 ICCID（精确、前缀、包含、号段）、MSISDN、IMSI（精确、前缀、包含）、状态、客户、套餐、运营商、批次、激活日期、首次使用日期、在线状态、标签、卡类型、自定义字段查询',
+    en: 'Card list: search by ICCID (exact, prefix, contains, range), MSISDN, IMSI (exact, prefix, contains), state, customer, plan, operator, batch, activation date, first-use date, online, label, card type, custom fields',
   },
   body: Obj({ ...PageParams, ...SortParams, ...CardListFilters }),
   response: CardListPage,
@@ -140,7 +172,7 @@ export const exportSimList = endpoint({
   name: 'core/sim/simQuery/exportSimList', method: 'POST', auth: 'session', perm: [P.CardList], kind: 'mutation', tag,
   summary: { zh: '导出卡列表（下载任务）', en: 'Export the card list (download task)' },
   body: Obj({ ...SortParams, ...CardListFilters, format: Type.Optional(Type.Integer()) }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -171,12 +203,12 @@ export const CardImportError = Type.Object({
 
 export const importCards = endpoint({
   name: 'core/sim/simEnter/insert', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'mutation', tag,
-  multipart: true,
+  multipart: { file: CARD_IMPORT_FILE_FIELD, maxBytes: CARD_IMPORT_MAX_BYTES },
   summary: {
     zh: '导入卡文件（字段 file，xlsx 或 csv；可选字段 remark）：合格的行入库，有误的行逐行记录；已存在的卡不会被覆盖',
     en: 'Import a card file (field file, xlsx or csv; optional field remark): valid rows are stored, bad rows are listed; existing cards are never overwritten',
   },
-  body: Obj({}),
+  body: Obj({ remark: Type.Optional(Type.String({ maxLength: CARD_IMPORT_REMARK_MAX })) }),
   response: CardImportBatch,
 });
 
@@ -219,7 +251,7 @@ export const exportCardImportErrors = endpoint({
   name: 'core/sim/simEnter/exportImportErrors', method: 'POST', auth: 'session', perm: [P.ImportInfo], kind: 'mutation', tag,
   summary: { zh: '导出卡导入失败的行（下载任务）', en: 'Export the failed rows of a card import (download task)' },
   body: Obj({ batchId: BatchId, format: Type.Optional(Type.Integer()) }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -89,6 +89,7 @@ export const CardBasicInfo = Type.Object({
   /** the first-level customer when the card belongs to a second-level customer */
   rootCustName: Nullable(Type.String()),
   cardTypeId: Nullable(Type.Integer()),
+  /** in the request's language */
   cardTypeName: Nullable(Type.String()),
   labels: Type.Array(Type.Object({ labelId: Type.Integer(), name: Type.String() })),
   custom1: Nullable(Type.String()),
@@ -130,7 +131,10 @@ export const CardHistoryEntry = Type.Object({
   /** CardChangeSource: user, automation rule, scheduled job, operator */
   source: Type.Integer(),
   actor: Nullable(Type.String()),
+  /** what the person typed, as typed */
   reason: Nullable(Type.String()),
+  /** what the server wrote about the change (batch, allocation, quota used up…), in the request's language */
+  note: Nullable(Type.String()),
   planId: Nullable(Type.Integer()),
   planName: Nullable(Type.String()),
 });

@@ -21,6 +21,8 @@ const Id = Type.Integer({ minimum: 1 });
 export const CommServ = Type.Object({
   commservId: Type.Integer(),
   commservName: Type.String(),
+  /** the English name, when the service has one (a reader in English sees it) */
+  commservNameEn: Nullable(Type.String()),
   commservType: Type.Integer(),
   directional: Type.Boolean(),
   priority: Type.Integer(),
@@ -46,6 +48,8 @@ export const CommServDetail = Type.Object({
 
 const CommServFields = {
   commservName: Type.String({ minLength: 1, maxLength: 64 }),
+  /** the English name shown to English readers (optional; blank clears it) */
+  commservNameEn: Type.Optional(Type.String({ maxLength: 64 })),
   commservType: Type.Integer({ minimum: 1, maximum: 3 }),
   directional: Type.Boolean(),
   priority: Type.Integer({ minimum: COMMSERV_PRIORITY_MIN, maximum: COMMSERV_PRIORITY_MAX }),

@@ -8,8 +8,9 @@ import { CARD_STATE_ACTIONS } from './carddata.ts';
  * checks on one card (state through the lifecycle engine, plan and quota, zone/region/network limits, the last
  * session and its APN, the operator's access configuration and gateway) and answers each with a verdict, an
  * explanation and a suggested action in both languages. Every diagnosis is recorded (who, card, verdicts,
- * when). Standard-version cards are refused ("standard cards do not support diagnosis"), start-state cards
- * unsupported. Network reset goes through the lifecycle engine (at most once per 3 minutes).
+ * when). Standard-version cards get every check that needs no professional network (issue 12); the
+ * professional-only checks answer "not applicable" and say why. Start-state cards are unsupported. Network reset goes
+ * through the lifecycle engine (at most once per 3 minutes).
  */
 
 const tag = 'diagnose';
@@ -26,29 +27,33 @@ const P = DiagnosePerm;
 
 /** The verdict of one check; a diagnosis's overall verdict is its worst check. */
 export const DiagnoseVerdict = defineEnum({
+  /** a professional-only check of a standard-version card: it cannot run, and says so */
+  NotApplicable: { value: 0, zh: '不适用', en: 'Not applicable' },
   Ok: { value: 1, zh: '正常', en: 'OK' },
   Warning: { value: 2, zh: '注意', en: 'Warning' },
   Problem: { value: 3, zh: '异常', en: 'Problem' },
 });
 
 /** The checks, in the order they are shown. */
-export const DIAGNOSE_CHECKS = ['cardState', 'planQuota', 'zoneLimits', 'session', 'operator'] as const;
+export const DIAGNOSE_CHECKS = ['cardState', 'planQuota', 'zoneLimits', 'session', 'operator', 'policy'] as const;
+/** Checks that need the professional network (the platform runs the card's access itself): "not applicable" for standard cards. */
+export const PROFESSIONAL_ONLY_CHECKS: readonly DiagnoseCheckKey[] = ['policy'];
 export type DiagnoseCheckKey = (typeof DIAGNOSE_CHECKS)[number];
 
 /**
  * What the suggested action asks the user to do, so the page can offer the matching button or link:
  * changeStatus / networkReset / advancedDiagnosis on the diagnosis page; changePlan / renew / orderEventPack /
- * permitZones on the card detail; accessConfig / changeFailures for operator staff; contactOperator / checkDevice
- * outside the platform.
+ * permitZones on the card detail; accessConfig / changeFailures / commservConfig for operator staff; contactOperator /
+ * checkDevice outside the platform.
  */
 export const DIAGNOSE_ACTIONS = [
   'none', 'changeStatus', 'networkReset', 'changePlan', 'renew', 'orderEventPack', 'permitZones', 'accessConfig', 'changeFailures',
-  'advancedDiagnosis', 'contactOperator', 'checkDevice',
+  'advancedDiagnosis', 'contactOperator', 'checkDevice', 'commservConfig',
 ] as const;
 export type DiagnoseActionKind = (typeof DIAGNOSE_ACTIONS)[number];
 
 /** How the page formats a fact's value. */
-export const DIAGNOSE_FACT_KINDS = ['text', 'datetime', 'mb', 'percent', 'number', 'flag', 'state', 'operator'] as const;
+export const DIAGNOSE_FACT_KINDS = ['text', 'datetime', 'mb', 'percent', 'number', 'flag', 'state', 'operator', 'operationMode'] as const;
 
 const Text2 = Type.Object({ zh: Type.String(), en: Type.String() });
 
@@ -56,7 +61,7 @@ export const DiagnoseFact = Type.Object({
   key: Type.String(),
   label: Text2,
   kind: Type.Union(DIAGNOSE_FACT_KINDS.map((k) => Type.Literal(k))),
-  /** ISO date-time for datetime; a number as text for mb / percent / number / state / operator; 'true' or 'false' for flag */
+  /** ISO date-time for datetime; a number as text for mb / percent / number / state / operator / operationMode; 'true' or 'false' for flag */
   value: Nullable(Type.String()),
 });
 
@@ -103,8 +108,8 @@ const IccidBody = Obj({ iccid: Type.String({ pattern: '^[0-9]{19,20}$' }) });
 export const diagnoseCard = endpoint({
   name: 'shortcuts/diagnose/intelligent', method: 'POST', auth: 'session', perm: [P.Page], kind: 'mutation', tag,
   summary: {
-    zh: '诊断一张卡：卡状态、套餐与用量、区域限制、最近会话与 APN、运营商接入；每次诊断都会记录。标准版卡不支持诊断',
-    en: 'Diagnose one card: state, plan and usage, zone limits, last session and APN, operator access; every diagnosis is recorded. Standard cards are not supported',
+    zh: '诊断一张卡：卡状态、套餐与用量、区域限制、最近会话与 APN、运营商接入，专业版卡还检查通信策略；每次诊断都会记录。标准版卡的专业版检查项显示“不适用”',
+    en: "Diagnose one card: state, plan and usage, zone limits, last session and APN, operator access, and for professional-version cards the communication policy; every diagnosis is recorded. A standard card's professional-only checks answer 'not applicable'",
   },
   body: IccidBody,
   response: DiagnoseResult,

@@ -19,15 +19,67 @@ export interface Endpoint<B extends TSchema = TSchema, R extends TSchema = TSche
   response: R;
   summary: Bilingual;
   tag: string;
-  /** multipart endpoints take files; the body schema then describes the text fields */
-  multipart?: boolean;
+  /**
+   * A multipart endpoint takes one file under `file` (at most `maxBytes`); the body schema then declares its text
+   * fields, which the server checks as it checks a JSON body (unknown fields refused, bounds, types).
+   */
+  multipart?: { file: string; maxBytes: number };
   /** response is a file stream, not the JSON envelope */
   raw?: boolean;
+  /**
+   * Callable by a session whose password must be changed first (change password, sign out, what the forced
+   * change-password screen needs). Every other session endpoint answers such a session 20048.
+   */
+  allowWhenPasswordExpired?: true;
 }
 
 export function endpoint<B extends TSchema, R extends TSchema>(e: Endpoint<B, R>): Endpoint<B, R> {
+  boundToColumns(e.body);
   return e;
 }
+
+/** PostgreSQL `integer`: the column type of every id, count and enum value a request carries. */
+export const INT32_MIN = -2_147_483_648;
+export const INT32_MAX = 2_147_483_647;
+/** The largest magnitude of PostgreSQL `numeric(14, 2)`, the money and quantity columns a request writes. */
+export const NUMERIC_MAX = 999_999_999_999.99;
+/** Deepest nesting of arrays and objects a JSON request body may have (the deepest real body has 4). */
+export const JSON_MAX_DEPTH = 32;
+
+/**
+ * Gives every integer and number of a request schema the range of the column it ends in, unless the field
+ * declares its own: an integer is a PostgreSQL `integer` (wider columns say so with `maximum`), a number a
+ * `numeric(14, 2)`. Out-of-range input is then a validation error naming the field, never a database error.
+ * Applied once to every endpoint's body as it is declared, so new endpoints inherit it.
+ */
+export function boundToColumns(schema: TSchema): void {
+  const s = schema as Record<string, unknown>;
+  if (s.type === 'integer') {
+    s.minimum ??= INT32_MIN;
+    s.maximum ??= INT32_MAX;
+  } else if (s.type === 'number') {
+    s.minimum ??= -NUMERIC_MAX;
+    s.maximum ??= NUMERIC_MAX;
+  }
+  for (const key of ['properties', 'patternProperties'] as const) {
+    const props = s[key] as Record<string, TSchema> | undefined;
+    if (props) for (const p of Object.values(props)) boundToColumns(p);
+  }
+  for (const key of ['anyOf', 'allOf', 'oneOf'] as const) {
+    const list = s[key] as TSchema[] | undefined;
+    if (list) for (const p of list) boundToColumns(p);
+  }
+  if (s.items) for (const p of Array.isArray(s.items) ? s.items : [s.items]) boundToColumns(p as TSchema);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') boundToColumns(s.additionalProperties as TSchema);
+}
+
+/**
+ * The answer of every export call (issue 12): an export of up to EXPORT_DIRECT_MAX_ROWS rows is written at once and
+ * `direct` is true (the console downloads the task's file right away); a bigger one is queued as a download task.
+ */
+export const ExportTaskCreated = Type.Object({ taskId: Type.String(), direct: Type.Boolean() });
+/** Rows an export may have to be written during the call instead of as a download task. */
+export const EXPORT_DIRECT_MAX_ROWS = 10_000;
 
 export const pathOf = (e: Pick<Endpoint, 'name'>): string => `${API_PREFIX}/${e.name}`;
 

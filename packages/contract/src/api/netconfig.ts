@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, SortParams, Nothing, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
 import { validateCidr, validateIp, validateIpRange, validatePortRange, isPort, type ValidationResult } from '../validate/index.ts';
 import { FirewallAddressType, FirewallProtocol } from '../enums/netconfig.ts';
@@ -322,7 +322,7 @@ export const getOperatorGoodsList = endpoint({
 
 export const importOperatorGoods = endpoint({
   name: 'network/operatorsGoods/add', method: 'POST', auth: 'session', perm: [P.GoodsUpload, P.StockGoodsUpload], kind: 'mutation', tag,
-  multipart: true,
+  multipart: { file: IMPORT_FILE_FIELD, maxBytes: IMPORT_MAX_BYTES },
   summary: {
     zh: '导入运营商套餐文件（字段 file，xlsx 或 csv）：全部行校验通过才导入，否则返回逐行错误（20254）',
     en: 'Import the operator plan file (field file, xlsx or csv): all rows or none; otherwise the per-row errors are returned (20254)',
@@ -491,7 +491,7 @@ export const getUnicomApnOptions = endpoint({
 // ---------------------------------------------------------------------------------------------------
 
 const ExportFormatField = { format: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })) };
-const ExportTask = Type.Object({ taskId: Type.String() });
+const ExportTask = ExportTaskCreated;
 const filtersOf = (e: { body: { properties: Record<string, import('@sinclair/typebox').TSchema> } }) => {
   const { current: _c, pageSize: _p, sortField: _f, sortOrder: _o, ...rest } = e.body.properties;
   return rest;

@@ -21,6 +21,8 @@ const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 export const PlanZoneInput = Type.Object(
   {
     zoneName: Type.String({ minLength: 1, maxLength: 64 }),
+    /** the zone's English name, shown to English readers (optional) */
+    zoneNameEn: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     regions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 300 })),
     quotaMb: Type.Optional(Nullable(Money)),
     price: Type.Optional(Nullable(Money)),
@@ -101,11 +103,15 @@ export const PlanZoneService = Type.Object({
   priority: Type.Integer(),
   qosCount: Type.Integer(),
   whitelistCount: Type.Integer(),
+  /** the service's English name, when it has one */
+  nameEn: Nullable(Type.String()),
 });
 
 export const PlanZone = Type.Object({
   zoneId: Type.Integer(),
   zoneName: Type.String(),
+  /** the zone's English name, when it has one */
+  zoneNameEn: Nullable(Type.String()),
   regions: Type.Array(Type.String()),
   quotaMb: Nullable(Type.Number()),
   price: Nullable(Type.Number()),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, Nullable } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { defineEnum } from '../enums/define.ts';
 import { Perm } from '../permissions.ts';
 
@@ -142,7 +142,7 @@ export const exportPools = endpoint({
   name: 'core/sim/pool/exportPools', method: 'POST', auth: 'session', perm: [P.Pools], kind: 'mutation', tag,
   summary: { zh: '导出流量池列表（下载任务）', en: 'Export the pools (download task)' },
   body: Obj({ ...PoolFilters, format: Type.Optional(Type.Integer()) }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 export const getPoolOptions = endpoint({

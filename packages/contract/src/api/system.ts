@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nullable } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, SortParams, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
+import { FILE_RULES } from '../validate/upload.ts';
 
 const tag = 'system';
 const DateRange = {
@@ -77,7 +78,10 @@ export const getAuditListPage = endpoint({
 
 export const DownloadTask = Type.Object({
   taskId: Type.String(),
+  /** the title in the caller's language (both are stored when the task is created) */
   taskName: Type.String(),
+  /** the filters the list was exported with, in words, in the caller's language ('' = none) */
+  filtersText: Type.String(),
   source: Type.String(),
   format: Type.Integer(),
   state: Type.Integer(),
@@ -87,6 +91,10 @@ export const DownloadTask = Type.Object({
   loginName: Type.String(),
   createdAt: Type.String(),
   finishedAt: Nullable(Type.String()),
+  /** the first time the owner downloaded the file (null: ready but not downloaded yet) */
+  downloadedAt: Nullable(Type.String()),
+  /** written during the export call and downloaded at once (EXPORT_DIRECT_MAX_ROWS) */
+  direct: Type.Boolean(),
 });
 
 export const getDownloadTaskListPage = endpoint({
@@ -99,26 +107,45 @@ export const getDownloadTaskListPage = endpoint({
 export const createExportTask = endpoint({
   name: 'core/downloadTask/createExport', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag,
   summary: {
-    zh: '把任一列表按当前筛选条件导出为 xlsx 或 csv（后台任务）',
-    en: 'Export any list with its current filters to xlsx or csv (a background job)',
+    zh: '把任一列表按当前筛选条件导出为 xlsx 或 csv：不超过 10,000 行时当即生成（direct，随后下载），更多时作为下载任务在后台生成',
+    en: 'Export any list with its current filters to xlsx or csv: up to 10,000 rows it is written at once (direct, download it next), more become a download task written in the background',
   },
   body: Obj({
     source: Type.String({ minLength: 1, maxLength: 200, description: 'the list endpoint name, e.g. core/account/account/getAccountListPage' }),
     filters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     format: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   }),
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
+
+export const getDownloadBadge = endpoint({
+  name: 'core/downloadTask/getBadge', method: 'POST', auth: 'session', perm: null, kind: 'query', tag,
+  summary: {
+    zh: '下载任务角标：已完成但未下载的任务数、处理中的任务数，以及最近完成的任务（用于提醒）',
+    en: 'Download badge: tasks ready but not downloaded, tasks in process, and the tasks that became ready lately (for the notice)',
+  },
+  body: Obj({}),
+  response: Type.Object({
+    ready: Type.Integer({ minimum: 0 }),
+    inProcess: Type.Integer({ minimum: 0 }),
+    /** tasks of the caller that finished in the last 10 minutes and are not downloaded, newest first (at most 5) */
+    recent: Type.Array(Type.Object({ taskId: Type.String(), taskName: Type.String(), state: Type.Integer(), finishedAt: Type.String() })),
+  }),
+});
+
+/** Tasks the badge's notice looks back at: finished within this many minutes. */
+export const DOWNLOAD_NOTICE_MINUTES = 10;
 
 export const downloadExportFile = endpoint({
   name: 'core/downloadTask/download', method: 'GET', auth: 'session', perm: null, kind: 'query', tag, raw: true,
-  summary: { zh: '下载导出文件（仅限同一租户）', en: 'Download an export file (same tenant only)' },
+  summary: { zh: '下载导出文件（仅限同一租户；记录首次下载时间）', en: 'Download an export file (same tenant only; records the first download)' },
   body: Obj({ taskId: Type.String({ format: 'uuid' }) }),
   response: Type.Unknown(),
 });
 
 export const uploadFile = endpoint({
-  name: 'base/file/upload', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag, multipart: true,
+  name: 'base/file/upload', method: 'POST', auth: 'session', perm: null, kind: 'mutation', tag,
+  multipart: { file: 'file', maxBytes: Math.max(FILE_RULES.paymentProof.maxBytes, FILE_RULES.contentImage.maxBytes) },
   summary: {
     zh: '上传文件（字段 file；use=paymentProof 支付凭证 JPG/PNG/GIF 小于 2MB，use=contentImage 内容图片小于 1MB）',
     en: 'Upload a file (field file; use=paymentProof JPG/PNG/GIF under 2 MB, use=contentImage under 1 MB)',

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { endpoint, Obj, PageParams, Nullable } from './endpoint.ts';
+import { endpoint, Obj, PageParams, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
 
 /*
@@ -41,7 +41,7 @@ const Bytes = Type.Number({ minimum: 0 });
 // ---------------------------------------------------------------------------------------------------
 
 export const UsageDay = Type.Object({
-  /** YYYY-MM-DD, China time */
+  /** YYYY-MM-DD, the business time zone */
   day: Type.String(),
   bytes: Bytes,
   bytesUp: Bytes,
@@ -209,14 +209,14 @@ export const exportFlowDaily = endpoint({
   name: 'shortcuts/queryFlow/exportFlowDaily', method: 'POST', auth: 'session', perm: [P.QueryFlow], kind: 'mutation', tag,
   summary: { zh: '导出流量详单（按日，下载任务）', en: 'Export traffic details by day (download task)' },
   body: ExportBody,
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 export const exportFlowSessions = endpoint({
   name: 'shortcuts/queryFlow/exportFlowSessions', method: 'POST', auth: 'session', perm: [P.QueryFlow], kind: 'mutation', tag,
   summary: { zh: '导出流量详单（按会话，下载任务）', en: 'Export traffic details by session (download task)' },
   body: ExportBody,
-  response: Type.Object({ taskId: Type.String() }),
+  response: ExportTaskCreated,
 });
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 // Enums of the plan area (issue 4): basic (enterprise) plans and supplementary packs, spec §3 and §4.
 import { defineEnum } from './define.ts';
+import { Operator } from './system.ts';
 
 /** Goods type of a rate plan (spec §3). */
 export const PlanGoodsType = defineEnum({
@@ -119,3 +120,10 @@ export const PLAN_SERVICE_ADDRESS_MAX = 32;
 export const PLAN_TEST_SILENT_MONTHS_MAX = 12;
 export const TEST_VALIDITY_DAYS: readonly number[] = [30, 60, 90, 180, 360];
 export const PLAN_TEST_QUOTA_KB_DEFAULT = 100;
+/** Spec §9: a standard-version China Unicom plan allows at most 1024 KB of test data. */
+export const UNICOM_STANDARD_TEST_QUOTA_KB_MAX = 1024;
+
+/** The most test data (KB) a plan of this operator and operation mode may allow; null where the spec sets no limit. */
+export function testQuotaMaxKb(operatorId: number | null | undefined, operationMode: number | null | undefined): number | null {
+  return operatorId === Operator.ChinaUnicom && operationMode === PlanOperationMode.Standard ? UNICOM_STANDARD_TEST_QUOTA_KB_MAX : null;
+}

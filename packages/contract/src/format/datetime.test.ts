@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { calendarParts, formatDate, formatDateTime, toDate, type DateInput } from './datetime.ts';
+import {
+  businessDay, businessDayStart, calendarParts, DEFAULT_TIME_ZONE, formatDate, formatDateRange, formatDateTime, formatZoneOffset, getBusinessTimeZone,
+  isValidTimeZone, setBusinessTimeZone, toDate, withZoneLabel, zonedTime, type DateInput,
+} from './datetime.ts';
 
 const instant = '2024-01-31T16:30:05Z';
 
@@ -61,5 +64,59 @@ describe('toDate / calendarParts', () => {
 
   it('throws on an unknown zone (programmer error)', () => {
     expect(() => formatDate(instant, 'zh', 'Mars/Olympus')).toThrow(RangeError);
+  });
+});
+
+describe('business time zone helpers', () => {
+  it('finds business days and their starts in the given zone', () => {
+    // 2026-11-19 23:30 UTC is already the 20th in Shanghai, still the 20th 00:30 in Berlin (UTC+1)
+    const at = Date.parse('2026-11-19T23:30:00Z');
+    expect(businessDay(at, 'Asia/Shanghai')).toBe('2026-11-20');
+    expect(businessDay(at, 'Europe/Berlin')).toBe('2026-11-20');
+    expect(businessDay(at, 'America/New_York')).toBe('2026-11-19');
+    expect(businessDayStart('2026-11-20', 'Asia/Shanghai').toISOString()).toBe('2026-11-19T16:00:00.000Z');
+    expect(businessDayStart('2026-11-20', 'Europe/Berlin').toISOString()).toBe('2026-11-19T23:00:00.000Z');
+    // summer time: Berlin is UTC+2
+    expect(businessDayStart('2026-07-01', 'Europe/Berlin').toISOString()).toBe('2026-06-30T22:00:00.000Z');
+  });
+
+  it('settles wall times on both sides of a daylight-saving change', () => {
+    // Berlin moves from UTC+1 to UTC+2 at 2026-03-29 02:00 local
+    expect(zonedTime(2026, 3, 29, 1, 0, 0, 'Europe/Berlin').toISOString()).toBe('2026-03-29T00:00:00.000Z');
+    expect(zonedTime(2026, 3, 29, 3, 0, 0, 'Europe/Berlin').toISOString()).toBe('2026-03-29T01:00:00.000Z');
+    expect(zonedTime(2026, 10, 25, 12, 0, 0, 'Europe/Berlin').toISOString()).toBe('2026-10-25T11:00:00.000Z');
+  });
+
+  it('labels the zone by its offset at the time', () => {
+    const winter = Date.parse('2026-11-20T00:00:00Z');
+    const summer = Date.parse('2026-07-01T00:00:00Z');
+    expect(formatZoneOffset('Asia/Shanghai', winter)).toBe('UTC+8');
+    expect(formatZoneOffset('Europe/Berlin', winter)).toBe('UTC+1');
+    expect(formatZoneOffset('Europe/Berlin', summer)).toBe('UTC+2');
+    expect(formatZoneOffset('Asia/Kolkata', winter)).toBe('UTC+5:30');
+    expect(formatZoneOffset('America/Sao_Paulo', winter)).toBe('UTC-3');
+    expect(formatZoneOffset('UTC', winter)).toBe('UTC');
+    expect(withZoneLabel('Created at', 'Asia/Shanghai', winter)).toBe('Created at (UTC+8)');
+  });
+
+  it('shows a cycle as the calendar dates it covers', () => {
+    // a November cycle stored as [Nov 1 00:00, Dec 1 00:00) Shanghai time
+    expect(formatDateRange('2026-10-31T16:00:00Z', '2026-11-30T16:00:00Z', 'Asia/Shanghai')).toBe('2026-11-01 – 2026-11-30');
+    expect(formatDateRange('2026-11-01', '2026-11-30')).toBe('2026-11-01 – 2026-11-30');
+  });
+
+  it('follows the zone it is set to, and refuses unknown names', () => {
+    const at = '2026-11-20T08:00:00Z';
+    try {
+      expect(formatDateTime(at)).toBe('2026-11-20 16:00:00');
+      setBusinessTimeZone('Europe/Berlin');
+      expect(getBusinessTimeZone()).toBe('Europe/Berlin');
+      expect(formatDateTime(at)).toBe('2026-11-20 09:00:00');
+      expect(() => setBusinessTimeZone('Mars/Olympus')).toThrow(/not a time zone name/);
+      expect(isValidTimeZone('Asia/Shanghai')).toBe(true);
+      expect(isValidTimeZone('')).toBe(false);
+    } finally {
+      setBusinessTimeZone(DEFAULT_TIME_ZONE);
+    }
   });
 });

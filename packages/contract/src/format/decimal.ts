@@ -78,3 +78,9 @@ export function toFiniteNumber(v: number | string | null | undefined): number | 
   const n = Number(v.trim());
   return Number.isFinite(n) ? n : null;
 }
+
+const COUNT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
+/** A count with thousands separators, the same in both languages and every browser: 1,000,000. */
+export function formatCount(n: number): string {
+  return COUNT.format(n);
+}

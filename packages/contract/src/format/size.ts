@@ -1,15 +1,19 @@
-import { parseDecimal, roundHalfAwayFromZero, toFiniteNumber } from './decimal.ts';
+import { groupThousands, parseDecimal, roundHalfAwayFromZero, toFiniteNumber } from './decimal.ts';
 
 export const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
-const BYTES_PER_MB = 1024 * 1024;
+export type SizeUnit = (typeof SIZE_UNITS)[number];
 
-function fixed2(n: number): { int: string; frac: string } {
+function round2(n: number): { int: string; frac: string } {
   // n is a finite non-negative float here, so parseDecimal cannot fail.
   const r = roundHalfAwayFromZero(parseDecimal(n)!, 2);
   return { int: r.int, frac: r.frac };
 }
 
-/** Base-1024 size with two decimals: 1536 → '1.50 KB'. Missing/invalid → '-'. */
+/**
+ * Base-1024 size in the largest unit the value reaches, at most two decimals with trailing zeros dropped:
+ * 10 GiB → '10 GB', 1536 → '1.5 KB', 0 → '0 B'. The number stays under 1024 below PB, so thousand separators
+ * (the same in zh and en) show only for 1,000–1,023 of a unit or past 1,000 PB. Missing/invalid → '-'.
+ */
 export function formatSize(bytes: number | string | null | undefined): string {
   const n = toFiniteNumber(bytes);
   if (n === null) return '-';
@@ -19,23 +23,28 @@ export function formatSize(bytes: number | string | null | undefined): string {
     value /= 1024;
     unit++;
   }
-  let r = fixed2(value);
-  // 1023.999 KB would otherwise print as '1024.00 KB'.
+  let r = round2(value);
+  // 1023.999 KB would otherwise print as '1024 KB'.
   if (r.int === '1024' && unit < SIZE_UNITS.length - 1) {
     value /= 1024;
     unit++;
-    r = fixed2(value);
+    r = round2(value);
   }
-  const isZero = /^0*$/.test(r.int + r.frac);
+  const frac = r.frac.replace(/0+$/, '');
+  const isZero = /^0*$/.test(r.int + frac);
   const sign = n < 0 && !isZero ? '-' : '';
-  // No thousand separators: below PB the number is always under 1024.
-  return `${sign}${r.int}.${r.frac} ${SIZE_UNITS[unit]}`;
+  return `${sign}${groupThousands(r.int)}${frac ? `.${frac}` : ''} ${SIZE_UNITS[unit]}`;
 }
 
-/** Usage counters are stored in MB (base 1024) in some tables. */
+/** A size stored in `unit` (quotas in MB, test-card data in KB), shown as `formatSize` shows bytes. */
+export function formatSizeIn(value: number | string | null | undefined, unit: SizeUnit): string {
+  const n = toFiniteNumber(value);
+  return n === null ? '-' : formatSize(n * 1024 ** SIZE_UNITS.indexOf(unit));
+}
+
+/** Quotas and usage counters are stored in MB (base 1024) in several tables. */
 export function formatSizeFromMB(mb: number | string | null | undefined): string {
-  const n = toFiniteNumber(mb);
-  return n === null ? '-' : formatSize(n * BYTES_PER_MB);
+  return formatSizeIn(mb, 'MB');
 }
 
 const SIZE_RE = /^(\d+(?:\.\d+)?|\.\d+)\s*(?:([kmgtp])(?:i?b)?|b)?$/i;

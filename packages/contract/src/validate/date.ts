@@ -1,16 +1,16 @@
-import { calendarParts, DEFAULT_TIME_ZONE, type DateInput } from '../format/datetime.ts';
+import { calendarParts, getBusinessTimeZone, type DateInput } from '../format/datetime.ts';
 
 /**
  * Whether `date` lies within `months` calendar months of `now` (either direction),
  * counted on year*12+month so December and the following January are 1 month apart,
  * while dates in different years qualify only when under 12 months apart.
- * Months are taken in `timeZone` because month boundaries differ between UTC and China.
+ * Months are taken in `timeZone` (the business zone) because month boundaries differ between zones.
  */
 export function isWithinMonths(
   date: DateInput,
   months: number,
   now: DateInput = new Date(),
-  timeZone: string = DEFAULT_TIME_ZONE,
+  timeZone: string = getBusinessTimeZone(),
 ): boolean {
   const d = calendarParts(date, timeZone);
   const n = calendarParts(now, timeZone);

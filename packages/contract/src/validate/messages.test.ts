@@ -16,8 +16,9 @@ describe('validationMessages', () => {
     ['required', '请选择或输入', 'Please select or enter'],
     ['uploadRequired', '请上传文件', 'Please upload a file'],
     ['fileType', '文件类型错误', 'File type error'],
-    ['logoTooBig', 'Logo 不能超过 1500KB', 'Logo must be smaller than 1500 KB'],
-    ['fileTooBig', '文件过大，不能超过 {max}', 'File too big: at most {max}'],
+    ['logoTooBig', 'Logo 须小于 1500KB', 'Logo must be smaller than 1500 KB'],
+    ['fileTooBig', '文件过大，须小于 {max}', 'File too big: it must be under {max}'],
+    ['callbackOneAddress', '只能填写一个回调地址', 'Enter one callback address only'],
     ['ipRangeOrder', '结束 IP 必须大于起始 IP', 'End IP must be after start IP'],
   ])('spec text for %s', (key, zh, en) => {
     expect(validationMessages[key]).toEqual({ zh, en });
@@ -31,7 +32,7 @@ describe('formatValidationMessage', () => {
     [{ key: 'tooLong', params: { max: 20 } }, 'zh', '不能超过 20 个字符'],
     [{ key: 'tooLong', params: { max: 20 } }, 'en', 'At most 20 characters'],
     [{ key: 'passwordLength', params: { min: 8, max: 18 } }, 'en', 'Password must be 8-18 characters long'],
-    [{ key: 'fileTooBig', params: { max: '2.00 MB' } }, 'zh', '文件过大，不能超过 2.00 MB'],
+    [{ key: 'fileTooBig', params: { max: '2 MB' } }, 'zh', '文件过大，须小于 2 MB'],
     // Missing params leave the placeholder visible rather than printing 'undefined'.
     [{ key: 'tooLong' }, 'en', 'At most {max} characters'],
     // '{host}' is literal text in this message, not a placeholder.

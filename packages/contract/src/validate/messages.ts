@@ -41,8 +41,9 @@ const messages = {
     en: 'Jump address must start with http://, https:// or {host}',
   },
   fileType: { zh: '文件类型错误', en: 'File type error' },
-  fileTooBig: { zh: '文件过大，不能超过 {max}', en: 'File too big: at most {max}' },
-  logoTooBig: { zh: 'Logo 不能超过 1500KB', en: 'Logo must be smaller than 1500 KB' },
+  fileTooBig: { zh: '文件过大，须小于 {max}', en: 'File too big: it must be under {max}' },
+  logoTooBig: { zh: 'Logo 须小于 1500KB', en: 'Logo must be smaller than 1500 KB' },
+  callbackOneAddress: { zh: '只能填写一个回调地址', en: 'Enter one callback address only' },
 } as const;
 
 export type ValidationKey = keyof typeof messages;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countChars, NOTE_LIMITS, validateJumpUrl, validateLength, validateRequired } from './text.ts';
+import { countChars, NOTE_LIMITS, validateCallbackUrl, validateJumpUrl, validateLength, validateRequired } from './text.ts';
 
 describe('NOTE_LIMITS', () => {
   it('matches the spec', () => {
@@ -84,5 +84,30 @@ describe('validateJumpUrl', () => {
 
   it.each(['', '  ', null, undefined])('requires a value (%j)', (s) => {
     expect(validateJumpUrl(s)).toEqual({ key: 'required' });
+  });
+});
+
+describe('validateCallbackUrl (spec §9: one API address)', () => {
+  it.each([
+    'https://hooks.example.com/cmp',
+    'http://10.0.0.1:8080/notify?a=1,b=2',
+    'https://hooks.example.com/cmp?next=https://other.example.com',
+  ])('accepts one address: %s', (s) => {
+    expect(validateCallbackUrl(s)).toBeNull();
+  });
+
+  it.each([
+    'https://a.example.com/cb;https://b.example.com/cb',
+    'https://a.example.com/cb;',
+    'https://a.example.com/cb；https://b.example.com/cb',
+    'https://a.example.com/cb,https://b.example.com/cb',
+    'https://a.example.com/cb, http://b.example.com/cb',
+  ])('refuses a list: %s', (s) => {
+    expect(validateCallbackUrl(s)).toEqual({ key: 'callbackOneAddress' });
+  });
+
+  it('otherwise checks it as an address', () => {
+    expect(validateCallbackUrl('ftp://x')).toEqual({ key: 'jumpUrlInvalid' });
+    expect(validateCallbackUrl('')).toEqual({ key: 'required' });
   });
 });

@@ -41,3 +41,12 @@ export function validateJumpUrl(s: string | null | undefined): ValidationResult 
   if (/\s/.test(s)) return { key: 'jumpUrlInvalid' };
   return HTTP_RE.test(s) || s.startsWith(HOST_PLACEHOLDER) ? null : { key: 'jumpUrlInvalid' };
 }
+
+// A list of addresses: the spec's separators (';', also full-width) or a second address after a comma.
+const ADDRESS_LIST_RE = /[;；]|[,，、]\s*https?:\/\//i;
+
+/** The customer's API callback is one address (spec §9), a jump-style address otherwise. */
+export function validateCallbackUrl(s: string | null | undefined): ValidationResult {
+  if (s != null && ADDRESS_LIST_RE.test(s)) return { key: 'callbackOneAddress' };
+  return validateJumpUrl(s);
+}

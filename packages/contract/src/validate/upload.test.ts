@@ -28,12 +28,12 @@ describe('validateUpload', () => {
   const { logo, paymentProof, contentImage } = FILE_RULES;
 
   it.each([
-    [logo, file('logo.png', 1_536_000)],
+    [logo, file('logo.png', 1_535_999)],
     [logo, file('logo.JPG', 1000, 'image/jpeg')],
     [logo, file('logo.jpeg', 1000, 'image/jpg')],
     [logo, file('logo.jpeg', 1000, 'IMAGE/JPEG; charset=binary')],
-    [paymentProof, file('proof.gif', 2 * 1024 * 1024, 'image/gif')],
-    [contentImage, file('pic.png', 1024 * 1024)],
+    [paymentProof, file('proof.gif', 2 * 1024 * 1024 - 1, 'image/gif')],
+    [contentImage, file('pic.png', 1024 * 1024 - 1)],
   ])('accepts %#', (rule, f) => {
     expect(validateUpload(rule, f)).toBeNull();
   });
@@ -53,10 +53,13 @@ describe('validateUpload', () => {
   });
 
   it.each([
+    // the spec says "under": a file of exactly the limit is refused
+    [logo, file('logo.png', 1_536_000), { key: 'logoTooBig' }],
     [logo, file('logo.png', 1_536_001), { key: 'logoTooBig' }],
-    [paymentProof, file('p.png', 2 * 1024 * 1024 + 1), { key: 'fileTooBig', params: { max: '2.00 MB' } }],
-    [contentImage, file('c.png', 1024 * 1024 + 1), { key: 'fileTooBig', params: { max: '1.00 MB' } }],
-    [contentImage, file('c.png', NaN), { key: 'fileTooBig', params: { max: '1.00 MB' } }],
+    [paymentProof, file('p.png', 2 * 1024 * 1024), { key: 'fileTooBig', params: { max: '2 MB' } }],
+    [paymentProof, file('p.png', 2 * 1024 * 1024 + 1), { key: 'fileTooBig', params: { max: '2 MB' } }],
+    [contentImage, file('c.png', 1024 * 1024), { key: 'fileTooBig', params: { max: '1 MB' } }],
+    [contentImage, file('c.png', NaN), { key: 'fileTooBig', params: { max: '1 MB' } }],
   ])('rejects size %#', (rule, f, expected) => {
     expect(validateUpload(rule, f)).toEqual(expected);
   });

@@ -4,6 +4,7 @@ import type { ValidationKey, ValidationResult } from './messages.ts';
 export type ImageMimeType = 'image/jpeg' | 'image/png' | 'image/gif';
 
 export interface FileRule {
+  /** The size limit: a file must be smaller than this (spec §5, §9: "under"), so a file of exactly this size is refused. */
   maxBytes: number;
   types: readonly string[];
   exts: readonly string[];
@@ -12,7 +13,7 @@ export interface FileRule {
 }
 
 export const FILE_RULES = {
-  // 1500 KB exactly, matching the spec's 'Logo 不能超过 1500KB' text.
+  // spec §5: "under 1500 KB (check uses 1,536,000 bytes)"; payment proof under 2 MB, content images under 1 MB
   logo: {
     maxBytes: 1_536_000,
     types: ['image/jpeg', 'image/png'],
@@ -53,8 +54,8 @@ export function validateUpload(rule: FileRule, file: UploadFileInfo | null | und
   if (!file) return { key: 'uploadRequired' };
   if (!rule.exts.includes(fileExtension(file.name))) return { key: 'fileType' };
   if (!rule.types.includes(normalizeMime(file.mimeType))) return { key: 'fileType' };
-  // Written as !(<=) so a NaN size is refused too.
-  if (!(file.size <= rule.maxBytes)) {
+  // "under" the limit; written as !(<) so a NaN size is refused too.
+  if (!(file.size < rule.maxBytes)) {
     return rule.tooBigKey
       ? { key: rule.tooBigKey }
       : { key: 'fileTooBig', params: { max: formatSize(rule.maxBytes) } };

@@ -1,7 +1,7 @@
-import { and, eq, ilike, sql, count, desc, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, or, sql, count, desc, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  AuditStatus, BehaviorAction, CustomerLevel, ErrorCode, RoleType,
+  AuditStatus, BehaviorAction, CustomerLevel, CustomerStatus, ErrorCode, RoleType,
   validateEmailList, validatePhoneList, validatePassword,
   type account as api, type BodyOf,
 } from '@lynx/contract';
@@ -9,9 +9,10 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, denied, invalid, notFound } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
 import { canSeeTenant, isChannel, isStaff, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
-import { orderOf, pageOf, iso, pageFrom, totalOver, contains } from '../../platform/paging.ts';
+import { orderOf, pageOf, iso, pageFrom, totalOver, contains, idOf, matchOrder } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { publicFileUrl } from '../../platform/files.ts';
+import type { SessionStore } from '../../platform/sessions.ts';
 import { accounts, customers, registerApplies } from './tables.ts';
 
 type CustomerRow = typeof customers.$inferSelect;
@@ -90,8 +91,32 @@ function cleaned(b: Editable) {
   return out as Partial<typeof customers.$inferInsert>;
 }
 
+/**
+ * Fields the operator sets on a customer record: its state and commercial terms (balances and credit are not
+ * editable here at all). Only staff change them, and a channel customer on its second-level customers; a
+ * customer's own record keeps them (docs/decisions.md "Customers cannot change their operator-side fields").
+ */
+export const STAFF_ONLY_CUSTOMER_FIELDS = ['status', 'paymentModel', 'salesName', 'salesPhone', 'salesEmail'] as const;
+
+/** Whether the actor may change the operator-side fields of this (visible) customer. */
+export const maySetOperatorFields = (actor: Actor, target: Pick<CustomerRow, 'custId' | 'level'>) =>
+  isStaff(actor) || (isChannel(actor) && target.level === CustomerLevel.Second && target.custId !== actor.custId);
+
+/** Refuses the first operator-side field the body changes; a value sent unchanged (the edit form sends all) is fine. */
+function checkOperatorFields(actor: Actor, before: CustomerRow, body: Editable) {
+  if (maySetOperatorFields(actor, before)) return;
+  const next = cleaned(body) as Record<string, unknown>;
+  for (const field of STAFF_ONLY_CUSTOMER_FIELDS) {
+    if (next[field] === undefined) continue;
+    if ((next[field] ?? null) !== (before[field] ?? null)) throw new AppError(ErrorCode.CustomerFieldStaffOnly, { field }, 200, { field });
+  }
+}
+
 export class CustomerService {
-  constructor(private db: Db) {}
+  constructor(
+    private db: Db,
+    private sessions?: SessionStore,
+  ) {}
 
   /** A customer the actor may see, or NotFound (the same answer whether it exists or not). */
   async visible(ex: Executor, actor: Actor, custId: number): Promise<CustomerRow> {
@@ -121,6 +146,19 @@ export class CustomerService {
       async () => Number((await this.db.select({ n: count() }).from(customers).where(cond))[0].n),
     );
     return { list: rows.map((r) => toCustomer(r.c, r.parentName)), total, current: p.current, pageSize: p.pageSize };
+  }
+
+  /** The header search: customers in the caller's scope whose name contains the keyword, or whose id it is. */
+  async search(actor: Actor, keyword: string, limit: number) {
+    const id = idOf(keyword);
+    const named = ilike(customers.custName, contains(keyword));
+    return this.db
+      .select({ custId: customers.custId, custName: customers.custName, level: customers.level, parentCustName: parent.custName })
+      .from(customers)
+      .leftJoin(parent, eq(parent.custId, customers.parentCustId))
+      .where(and(tenantFilter(actor, scopeCols), id === null ? named : or(named, eq(customers.custId, id))))
+      .orderBy(...matchOrder(customers.custName, keyword))
+      .limit(limit);
   }
 
   async detail(custId: number, actor: Actor) {
@@ -188,12 +226,15 @@ export class CustomerService {
     const { custId, ...fields } = body;
     await nameRace(() => this.db.transaction(async (tx) => {
       const before = await this.visible(tx, ctx.actor, custId);
+      checkOperatorFields(ctx.actor, before, fields);
       if (fields.custName) await this.nameFree(tx, fields.custName, custId);
       const [after] = await tx
         .update(customers)
         .set({ ...cleaned(fields), updatedAt: new Date() })
         .where(eq(customers.custId, custId))
         .returning();
+      // an exited customer's accounts (its whole tree for a first-level one) lose their sessions now
+      if (after.status === CustomerStatus.Exited && before.status !== CustomerStatus.Exited) await this.sessions?.revokeCustomer(tx, custId);
       await audit(tx, ctx, { entity: 'customer', entityId: custId, before, after, custId, rootCustId: before.rootCustId });
     }));
     return null;

@@ -1,10 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { ErrorCode, FILE_RULES } from '@lynx/contract';
+import { account } from '@lynx/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import { AppError, denied } from '../../platform/errors.ts';
+import { denied } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
-import { isStaff, isSubCustomer, type SessionContext } from '../../platform/context.ts';
+import { isStaff, type SessionContext } from '../../platform/context.ts';
 import { FileStore, publicFileUrl, readMultipart } from '../../platform/files.ts';
 import { files } from '../../platform/tables.ts';
 import { customers } from './tables.ts';
@@ -22,12 +22,11 @@ export class LogoService {
   ) {}
 
   async upload(req: FastifyRequest, ctx: SessionContext) {
-    const { fields, file } = await readMultipart(req, 'logoFile', FILE_RULES.logo.maxBytes);
+    const { fields, file } = await readMultipart(req, account.uploadLogo);
     const actor = ctx.actor;
     const raw = fields.custId?.trim();
-    if (raw && !/^\d+$/.test(raw)) throw new AppError(ErrorCode.Validation, { field: 'custId', reason: 'not a number' }, 400);
-    let custId: number | null = raw ? Number(raw) : actor.custId;
-    if (isSubCustomer(actor)) custId = actor.custId;
+    // a named customer outside the caller's scope is refused by visible() below, never replaced by its own
+    const custId: number | null = raw ? Number(raw) : actor.custId;
     if (custId === null && !isStaff(actor)) throw denied();
     this.store.check(custId === null ? 'platformLogo' : 'logo', file);
     return this.db.transaction(async (tx) => {

@@ -8,7 +8,7 @@ import { LogoService } from './logo.ts';
 import { RoleService } from './roles.ts';
 
 export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
-  const customers = new CustomerService(deps.db);
+  const customers = new CustomerService(deps.db, deps.sessions);
   const accounts = new AccountService(deps.db, customers, deps.sessions);
   const logos = new LogoService(deps.db, deps.files, customers);
   const roles = new RoleService(deps.db, deps.sessions);
@@ -20,6 +20,10 @@ export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, role.deleteRole, (b, ctx) => roles.remove(b.roleId, ctx));
   deps.exports.register(role.getRoleListPage, {
     title: { zh: '角色列表', en: 'Roles' },
+    filters: {
+      roleName: { title: { zh: '角色名称', en: 'Role name' } },
+      roleType: { title: { zh: '角色类型', en: 'Role type' }, enum: RoleType },
+    },
     page: (filters, actor) => roles.list(filters, actor),
     columns: [
       { key: 'roleCode', title: { zh: '角色编码', en: 'Role code' } },
@@ -49,10 +53,13 @@ export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, account.listAccountInfo, (b, ctx) => accounts.brief(ctx.actor, b));
   bind(app, deps, account.getAccountByRoleIds, (b, ctx) => accounts.brief(ctx.actor, { roleIds: b.roleIds }));
   bind(app, deps, account.uploadLogo, (_b, ctx, req) => logos.upload(req, ctx));
-  bind(app, deps, account.getLogoByCustId, async (b) => ({ logoUrl: await logos.find(b.custId) }));
+  bind(app, deps, account.getLogoByCustId, async (b) => ({ logoUrl: await logos.find(b.custId), timeZone: deps.config.timeZone }));
 
   deps.exports.register(account.getAccountListPage, {
     title: { zh: '账号列表', en: 'Accounts' },
+    filters: {
+      status: { title: { zh: '状态', en: 'Status' }, enum: AccountStatus },
+    },
     page: (filters, actor) => accounts.list(filters, actor),
     columns: [
       { key: 'loginName', title: { zh: '登录名', en: 'Login name' } },
@@ -68,6 +75,11 @@ export function accountRoutes(app: FastifyInstance, deps: AppDeps) {
   });
   deps.exports.register(account.getCustomerListPage, {
     title: { zh: '客户列表', en: 'Customers' },
+    filters: {
+      custName: { title: { zh: '客户名称', en: 'Customer name' } },
+      status: { title: { zh: '状态', en: 'Status' }, enum: CustomerStatus },
+      level: { title: { zh: '级别', en: 'Level' }, enum: CustomerLevel },
+    },
     page: (filters, actor) => customers.list(filters, actor),
     columns: [
       { key: 'custId', title: { zh: '客户 ID', en: 'Customer ID' } },

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, lt, sql, count, max } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import svgCaptcha from 'svg-captcha';
 import {
-  AccountStatus, AuditStatus, BehaviorAction, ErrorCode,
+  AccountStatus, AuditStatus, BehaviorAction, CustomerStatus, ErrorCode,
   validatePassword, validatePasswordPair, validatePhoneList, validateEmailList,
   type auth as authApi, type BodyOf,
 } from '@lynx/contract';
-import type { Db } from '../../db/client.ts';
+import type { Db, Executor } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit, behavior } from '../../platform/audit.ts';
@@ -14,15 +14,32 @@ import type { RequestContext, SessionContext } from '../../platform/context.ts';
 import type { SessionStore } from '../../platform/sessions.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
-import { captchas, loginFailures } from './tables.ts';
+import { captchas, loginAttempts } from './tables.ts';
 import { accounts, customers, registerApplies, roles } from '../account/tables.ts';
 
 export const CAPTCHA_AFTER_FAILURES = 3;
 export const LOCK_AFTER_FAILURES = 10;
 export const LOCK_WINDOW_MS = 15 * 60_000;
 const CAPTCHA_TTL_MS = 5 * 60_000;
+const WINDOW = sql.raw(`interval '${LOCK_WINDOW_MS / 1000} seconds'`);
 
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+/** A claimed password check: the streak's count and time after it, and the streak's time before it. */
+interface Claim {
+  n: number;
+  last: Date;
+  /** exact database texts of the streak's time after and before the claim (a Date would lose the microseconds) */
+  lastExact: string;
+  previousLastExact: string;
+}
+
+const lockedUntil = (last: Date) => {
+  const until = last.getTime() + LOCK_WINDOW_MS;
+  return new AppError(ErrorCode.AccountLocked, { minutes: Math.max(1, Math.ceil((until - Date.now()) / 60_000)) }, 200, {
+    lockedUntil: new Date(until).toISOString(),
+  });
+};
 
 export class AuthService {
   constructor(
@@ -31,12 +48,65 @@ export class AuthService {
     private sessions: SessionStore,
   ) {}
 
+  /** Failures of the login name's current streak (checks under way included), and when the last one came. */
   private async recentFailures(loginName: string): Promise<{ n: number; last: Date | null }> {
     const [row] = await this.db
-      .select({ n: count(), last: max(loginFailures.failedAt) })
-      .from(loginFailures)
-      .where(and(eq(loginFailures.loginName, loginName), gt(loginFailures.failedAt, new Date(Date.now() - LOCK_WINDOW_MS))));
-    return { n: Number(row?.n ?? 0), last: row?.last ? new Date(row.last) : null };
+      .select({ n: loginAttempts.failures, last: loginAttempts.lastFailureAt })
+      .from(loginAttempts)
+      .where(and(eq(loginAttempts.loginName, loginName), sql`${loginAttempts.lastFailureAt} > now() - ${WINDOW}`));
+    return row ? { n: row.n, last: row.last } : { n: 0, last: null };
+  }
+
+  /**
+   * Claims one password check for the login name, under the lock of the name's row: parallel attempts are
+   * ordered and each sees the ones before it (the old code read the count before the check and wrote it after).
+   * A locked name, or one needing a captcha the attempt lacks or gets wrong, is refused without a claim, so
+   * only password checks count and nobody locks a name without solving captchas. The captcha is used up even
+   * then (it is good for one try), so the refusal is returned, not thrown, to commit. A streak ends 15 quiet
+   * minutes after its last failure.
+   */
+  private async claimAttempt(loginName: string, captcha: { key: string; code: string } | null): Promise<Claim | AppError> {
+    return this.db.transaction(async (tx) => {
+      // one statement creates or locks the name's row and reads it (nothing can remove it in between)
+      const [row] = await tx
+        .insert(loginAttempts)
+        .values({ loginName, failures: 0 })
+        .onConflictDoUpdate({ target: loginAttempts.loginName, set: { loginName: sql`excluded.login_name` } })
+        .returning({
+          failures: loginAttempts.failures, last: loginAttempts.lastFailureAt, lastExact: sql<string>`${loginAttempts.lastFailureAt}::text`,
+          inStreak: sql<boolean>`${loginAttempts.lastFailureAt} > now() - ${WINDOW}`,
+        });
+      const before = row.inStreak ? row.failures : 0;
+      if (before >= LOCK_AFTER_FAILURES) return lockedUntil(row.last);
+      if (this.captchaAfter(before)) {
+        if (!captcha) return new AppError(ErrorCode.CaptchaRequired, undefined, 200, { captchaRequired: true });
+        if (!(await this.consumeCaptcha(tx, captcha.key, captcha.code))) return new AppError(ErrorCode.CaptchaWrong, undefined, 200, { captchaRequired: true });
+      }
+      const [claimed] = await tx
+        .update(loginAttempts)
+        .set({ failures: before + 1, lastFailureAt: sql`now()` })
+        .where(eq(loginAttempts.loginName, loginName))
+        .returning({ n: loginAttempts.failures, last: loginAttempts.lastFailureAt, lastExact: sql<string>`${loginAttempts.lastFailureAt}::text` });
+      return { ...claimed, previousLastExact: row.lastExact };
+    });
+  }
+
+  private captchaAfter(failures: number): boolean {
+    return this.config.captchaMode === 'always' || (this.config.captchaMode === 'after-failures' && failures >= CAPTCHA_AFTER_FAILURES);
+  }
+
+  /**
+   * Gives back a claim whose password was right: one failure less, and the streak's time as it was before the
+   * claim, unless a failure has come since (a right password must not keep an attacker's streak alive).
+   */
+  private async releaseAttempt(loginName: string, claim: Claim): Promise<void> {
+    await this.db
+      .update(loginAttempts)
+      .set({
+        failures: sql`greatest(${loginAttempts.failures} - 1, 0)`,
+        lastFailureAt: sql`case when ${loginAttempts.lastFailureAt} = ${claim.lastExact}::timestamptz then ${claim.previousLastExact}::timestamptz else ${loginAttempts.lastFailureAt} end`,
+      })
+      .where(eq(loginAttempts.loginName, loginName));
   }
 
   async captchaRequired(loginName: string): Promise<boolean> {
@@ -54,54 +124,56 @@ export class AuthService {
   }
 
   /** A captcha is good for one try. */
-  private async consumeCaptcha(key: string, code: string): Promise<boolean> {
+  private async consumeCaptcha(ex: Executor, key: string, code: string): Promise<boolean> {
     if (!/^[0-9a-f-]{36}$/i.test(key)) return false;
-    const rows = await this.db.delete(captchas).where(eq(captchas.captchaKey, key)).returning();
+    const rows = await ex.delete(captchas).where(eq(captchas.captchaKey, key)).returning();
     const row = rows[0];
     return !!row && row.expiresAt.getTime() > Date.now() && row.codeHash === sha(code.trim().toLowerCase());
   }
 
   async login(body: BodyOf<typeof authApi.login>, ctx: RequestContext) {
     const name = body.loginName.toLowerCase();
-    const failures = await this.recentFailures(name);
-    if (failures.n >= LOCK_AFTER_FAILURES && failures.last) {
-      const until = failures.last.getTime() + LOCK_WINDOW_MS;
-      throw new AppError(ErrorCode.AccountLocked, { minutes: Math.max(1, Math.ceil((until - Date.now()) / 60_000)) }, 200, {
-        lockedUntil: new Date(until).toISOString(),
-      });
-    }
-    const needCaptcha =
-      this.config.captchaMode === 'always' ||
-      (this.config.captchaMode === 'after-failures' && failures.n >= CAPTCHA_AFTER_FAILURES);
-    if (needCaptcha) {
-      if (!body.captchaKey || !body.captchaCode) throw new AppError(ErrorCode.CaptchaRequired, undefined, 200, { captchaRequired: true });
-      if (!(await this.consumeCaptcha(body.captchaKey, body.captchaCode))) {
-        throw new AppError(ErrorCode.CaptchaWrong, undefined, 200, { captchaRequired: true });
+    const claim = await this.claimAttempt(name, body.captchaKey && body.captchaCode ? { key: body.captchaKey, code: body.captchaCode } : null);
+    if (claim instanceof AppError) throw claim;
+    let failed = false;
+    try {
+      const [acc] = await this.db
+        .select({ a: accounts, r: roles })
+        .from(accounts)
+        .innerJoin(roles, eq(roles.roleId, accounts.roleId))
+        .where(sql`lower(${accounts.loginName}) = ${name}`)
+        .limit(1);
+      const good = await verifyPassword(acc?.a.passwordHash ?? null, body.password);
+      if (!acc || !good) {
+        // the claim stays: it is the failure
+        failed = true;
+        if (claim.n >= LOCK_AFTER_FAILURES) throw lockedUntil(claim.last);
+        throw new AppError(ErrorCode.LoginFailed, undefined, 200, { captchaRequired: this.captchaAfter(claim.n) });
       }
+      if (acc.a.status !== AccountStatus.Normal) throw new AppError(ErrorCode.AccountFrozen);
+      if (await this.customerExited(acc.a.custId, acc.a.rootCustId)) throw new AppError(ErrorCode.CustomerExited);
+      return await this.signIn(acc, ctx);
+    } finally {
+      // the right password gives back only its own claim: failures counted before or beside it stay, so a
+      // correct guess in a burst of wrong ones does not clear the count
+      if (!failed) await this.releaseAttempt(name, claim);
     }
-    const [acc] = await this.db
-      .select({ a: accounts, r: roles })
-      .from(accounts)
-      .innerJoin(roles, eq(roles.roleId, accounts.roleId))
-      .where(sql`lower(${accounts.loginName}) = ${name}`)
-      .limit(1);
-    const good = await verifyPassword(acc?.a.passwordHash ?? null, body.password);
-    if (!acc || !good) {
-      await this.db.insert(loginFailures).values({ loginName: name });
-      const n = failures.n + 1;
-      if (n >= LOCK_AFTER_FAILURES) {
-        throw new AppError(ErrorCode.AccountLocked, { minutes: LOCK_WINDOW_MS / 60_000 }, 200, {
-          lockedUntil: new Date(Date.now() + LOCK_WINDOW_MS).toISOString(),
-        });
-      }
-      throw new AppError(ErrorCode.LoginFailed, undefined, 200, {
-        captchaRequired: this.config.captchaMode === 'always' || (this.config.captchaMode === 'after-failures' && n >= CAPTCHA_AFTER_FAILURES),
-      });
-    }
-    if (acc.a.status !== AccountStatus.Normal) throw new AppError(ErrorCode.AccountFrozen);
+  }
 
+  /** True when the account's customer or its first-level customer has exited (the whole tree's access ends). */
+  private async customerExited(custId: number | null, rootCustId: number | null): Promise<boolean> {
+    const ids = [custId, rootCustId].filter((x): x is number => x != null);
+    if (ids.length === 0) return false;
+    const rows = await this.db
+      .select({ id: customers.custId })
+      .from(customers)
+      .where(and(inArray(customers.custId, ids), eq(customers.status, CustomerStatus.Exited)))
+      .limit(1);
+    return rows.length > 0;
+  }
+
+  private async signIn(acc: { a: typeof accounts.$inferSelect; r: typeof roles.$inferSelect }, ctx: RequestContext) {
     return this.db.transaction(async (tx) => {
-      await tx.delete(loginFailures).where(eq(loginFailures.loginName, name));
       const session = await this.sessions.create(tx, acc.a.accountId, ctx.ip);
       await tx.update(accounts).set({ lastLoginAt: new Date() }).where(eq(accounts.accountId, acc.a.accountId));
       const actorCtx = { ...ctx, actor: { accountId: acc.a.accountId, loginName: acc.a.loginName, custId: acc.a.custId, rootCustId: acc.a.rootCustId } } as RequestContext;

@@ -11,9 +11,11 @@ export const sessions = pgTable('sessions', {
   revokedAt: ts('revoked_at'),
 });
 
-export const loginFailures = pgTable('login_failures', {
-  loginName: text('login_name').notNull(),
-  failedAt: ts('failed_at').notNull().defaultNow(),
+/** One row per lower-cased login name: failed (and in-flight) attempts of the current streak. */
+export const loginAttempts = pgTable('login_attempts', {
+  loginName: text('login_name').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailureAt: ts('last_failure_at').notNull().defaultNow(),
 });
 
 export const captchas = pgTable('captchas', {

@@ -19,13 +19,14 @@ import type { Jobs } from '../../platform/jobs.ts';
 import { customers } from '../account/tables.ts';
 import { basicPlans, planReleases } from '../plan/plan-tables.ts';
 import { cardHistory, cards } from './card-tables.ts';
-import { cardAllocations } from './card-detail-tables.ts';
-import { CardListService } from './card-list.ts';
-import { applyCardActions, type CardServiceDeps } from './card-service.ts';
-import { targetOf, type StateActionType } from './lifecycle-model.ts';
-import { apnNamesOf } from './card-detail.ts';
+import { cardAllocations } from './detail/tables.ts';
+import { CardListService } from './list/list.ts';
+import { applyCardActions, type CardServiceDeps } from './lifecycle/card-service.ts';
+import { targetOf, type StateActionType } from './lifecycle/model.ts';
+import { apnNamesOf } from './detail/detail.ts';
 import { checkPool } from '../pool/pool-usage.ts';
 import { rows } from '../usage/usage-write.ts';
+import { refreshCardCycles } from '../usage/cycle-columns.ts';
 
 const { AllocationStatus, AllocationInitialState, CARD_SELECTION_MAX } = api;
 export const ALLOCATION_QUEUE = 'card-allocation';
@@ -243,6 +244,8 @@ export class CardAllocationService {
             ...(plan ? { goodsReleaseId: plan.goodsReleaseId, operationMode: plan.operationMode, renewalMode: plan.renewalMode } : {}),
           })
           .where(inArray(cards.iccid, a.iccids));
+        // a plan given with the cards sets their quota (usage/cycle-columns.ts)
+        if (plan) await refreshCardCycles(tx, a.iccids, now);
         // a pool belongs to a tenant (docs/pools.md): a card leaves a pool its new customer may not have it in. The
         // pools' member counts are put right by their usage rule after this commits (locking a pool row here, after the
         // cards, would take the locks in the opposite order to a pool batch)
@@ -253,14 +256,15 @@ export class CardAllocationService {
             and not (case when p.cust_id = p.root_cust_id then p.root_cust_id = ${target.rootCustId} else p.cust_id = ${target.custId} end)
           returning p.pool_id`));
         leftPools = [...new Set(left.map((r) => Number(r.pool_id)))];
-        const reason = a.mode === 'transfer'
-          ? `划拨给 ${target.custName} / transferred to ${target.custName}`
-          : `分配给 ${target.custName} / distributed to ${target.custName}`;
+        const note = a.mode === 'transfer'
+          ? { zh: `划拨给 ${target.custName}`, en: `transferred to ${target.custName}` }
+          : { zh: `分配给 ${target.custName}`, en: `distributed to ${target.custName}` };
         await tx.insert(cardHistory).select(
           tx.select({
             iccid: cards.iccid, historyId: sql`gen_random_uuid()`.as('history_id'), fromState: cards.state, toState: cards.state,
             action: sql`${CardActionKind.Allocated}::smallint`.as('action'), source: sql`${CardChangeSource.User}::smallint`.as('source'),
-            actor: sql`${actor.loginName}::text`.as('actor'), reason: sql`${[reason, a.remark].filter(Boolean).join(' · ')}::text`.as('reason'),
+            actor: sql`${actor.loginName}::text`.as('actor'), reason: sql`${a.remark?.trim() || null}::text`.as('reason'),
+            noteZh: sql`${note.zh}::text`.as('note_zh'), noteEn: sql`${note.en}::text`.as('note_en'),
             planId: sql`${plan?.goodsReleaseId ?? null}::integer`.as('plan_id'), at: sql`${now.toISOString()}::timestamptz`.as('at'),
           }).from(cards).where(inArray(cards.iccid, a.iccids)),
         );
@@ -278,7 +282,7 @@ export class CardAllocationService {
           for (let i = 0; i < todo.length; i += 500) {
             const part = todo.slice(i, i + 500);
             const outcomes = await applyCardActions(this.deps, { kind: 'user', ctx }, part, { type: action }, {
-              tx, reason: a.mode === 'transfer' ? '划拨 / transfer' : '分配 / distribution', now: after,
+              tx, note: a.mode === 'transfer' ? { zh: '划拨', en: 'transfer' } : { zh: '分配', en: 'distribution' }, now: after,
             });
             const refused = part.find((iccid) => !outcomes.get(iccid)!.ok);
             if (refused) {

@@ -5,7 +5,7 @@ import type { Executor } from '../../db/client.ts';
 import type { customers } from '../account/tables.ts';
 import { basicPlans, planReleases } from '../plan/plan-tables.ts';
 import { cardHistory, cardImportBatches, cards } from './card-tables.ts';
-import { refreshDeadlines } from './card-service.ts';
+import { refreshDeadlines } from './lifecycle/card-service.ts';
 
 type Customer = typeof customers.$inferSelect;
 
@@ -107,7 +107,7 @@ export async function seedCards(ex: Executor, who: { zhixing: Customer; east: Cu
         custom1: owner && next() < 0.4 ? `车辆-${String(1000 + i)}` : null, createdAt,
       });
       if (state !== CardState.Start) {
-        history.push({ iccid, fromState: CardState.Start, toState: state, source: CardChangeSource.User, actor: 'admin', reason: 'demo data', at: activatedAt ?? createdAt });
+        history.push({ iccid, fromState: CardState.Start, toState: state, source: CardChangeSource.User, actor: 'admin', noteZh: '演示数据', noteEn: 'demo data', at: activatedAt ?? createdAt });
       }
     }
     await ex.insert(cards).values(rows);

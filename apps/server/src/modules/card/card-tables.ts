@@ -1,4 +1,5 @@
-import { pgTable, integer, smallint, text, timestamp, uuid, boolean, primaryKey } from 'drizzle-orm/pg-core';
+import { pgTable, integer, smallint, text, timestamp, uuid, boolean, primaryKey, date, bigint, real } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 // Drizzle tables of the card area; keep in step with migrations/0009_card.sql and 0010_card_lifecycle.sql.
 
@@ -39,7 +40,7 @@ export const cards = pgTable('cards', {
   pendingPlanRequestedAt: ts('pending_plan_requested_at'),
   pendingPlanEffectiveAt: ts('pending_plan_effective_at'),
   pendingPlanOnActivation: boolean('pending_plan_on_activation').notNull().default(false),
-  pendingPriceChange: boolean('pending_price_change').notNull().default(false),
+  // pending_price_change (0010) is no longer read: a pending price change is the plan's (plan_price_changes)
   lastPlanChangeAt: ts('last_plan_change_at'),
   frozenFrom: smallint('frozen_from'),
   lastNetworkResetAt: ts('last_network_reset_at'),
@@ -49,6 +50,16 @@ export const cards = pgTable('cards', {
   // the data pool the card is in (migration 0016, modules/pool)
   poolId: integer('pool_id'),
   poolJoinedAt: ts('pool_joined_at'),
+  // the current cycle's usage and quota, maintained (migration 0019, usage/cycle-columns.ts): the cycle's China days,
+  // when they must be worked out again, bytes used, quota in bytes (null: no quota) and % used (generated)
+  cycleFrom: date('cycle_from', { mode: 'string' }),
+  cycleTo: date('cycle_to', { mode: 'string' }),
+  cycleNextAt: ts('cycle_next_at'),
+  cycleUsedBytes: bigint('cycle_used_bytes', { mode: 'number' }).notNull().default(0),
+  cycleQuotaBytes: bigint('cycle_quota_bytes', { mode: 'number' }),
+  cycleUsedPct: real('cycle_used_pct').generatedAlwaysAs(
+    sql`case when cycle_quota_bytes > 0 then (cycle_used_bytes::float8 * 100 / cycle_quota_bytes)::real end`,
+  ),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -63,7 +74,11 @@ export const cardHistory = pgTable(
     action: smallint('action'),
     source: smallint('source').notNull(),
     actor: text('actor'),
+    /** what the person typed, as typed */
     reason: text('reason'),
+    /** what the server wrote about the change, in both languages (migration 0024) */
+    noteZh: text('note_zh'),
+    noteEn: text('note_en'),
     planId: integer('plan_id'),
     at: ts('at').notNull().defaultNow(),
   },

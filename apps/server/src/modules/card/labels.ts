@@ -11,7 +11,8 @@ import { contains, iso, orderOf, pageOf } from '../../platform/paging.ts';
 import { customers } from '../account/tables.ts';
 import { uniqueRace } from '../network/unique-race.ts';
 import { cards } from './card-tables.ts';
-import { cardLabels } from './catalog-tables.ts';
+import { cardLabels } from './catalog/tables.ts';
+import { iccidSearch } from './list/iccid-prefix.ts';
 
 const { CARD_LABELS_MAX, LABEL_CARDS_PER_CALL_MAX, LABEL_OPTIONS_MAX } = cardcat;
 type LabelRow = typeof cardLabels.$inferSelect;
@@ -252,7 +253,7 @@ export class LabelService {
     await this.visible(this.db, q.labelId, actor);
     const p = pageOf(q);
     const w: SQL[] = [sql`${cards.labelIds} @> array[${q.labelId}]::int[]`, tenantFilter(actor, { custId: cards.custId, rootCustId: cards.rootCustId })];
-    if (q.iccid) w.push(q.iccid.length < 19 ? sql`${cards.iccid} like ${q.iccid + '%'}` : eq(cards.iccid, q.iccid));
+    if (q.iccid) w.push(iccidSearch(cards.iccid, q.iccid));
     const cond = and(...w)!;
     const [rows, [{ n }]] = await Promise.all([
       this.db

@@ -1,7 +1,7 @@
 // The checks of a card diagnosis, as pure functions of facts the service loaded: each answers a verdict, an
 // explanation and a suggested action in both languages, and the facts it looked at. Thresholds are named here;
 // docs/diagnosis.md describes them for users.
-import { CardState, NetworkType, PlanUseUpAction, diagnose, type Bilingual } from '@lynx/contract';
+import { CardState, NetworkType, PlanUseUpAction, diagnose, formatDateTime, formatSizeFromMB, type Bilingual } from '@lynx/contract';
 import type { Static } from '@sinclair/typebox';
 
 export type DiagnoseCheck = Static<typeof diagnose.DiagnoseCheck>;
@@ -18,14 +18,9 @@ export const SESSION_SILENCE_HOURS = 72;
 const DAY = 86_400_000;
 
 const t2 = (zh: string, en: string): Bilingual => ({ zh, en });
-const CST_OFFSET = 8 * 3_600_000;
-/** `YYYY-MM-DD HH:mm` in China time (the calendar of the operators and customers). */
-export function cst(d: Date): string {
-  return new Date(d.getTime() + CST_OFFSET).toISOString().slice(0, 16).replace('T', ' ');
-}
-/** Sizes from MB: two decimals, GB from 1024 MB (spec §5 base 1024). */
-export function sizeOf(mb: number): string {
-  return mb >= 1024 ? `${(mb / 1024).toFixed(2)} GB` : `${mb.toFixed(2)} MB`;
+/** `YYYY-MM-DD HH:mm` in the business time zone (the calendar of the operators and customers). */
+export function businessMinute(d: Date): string {
+  return formatDateTime(d).slice(0, 16);
 }
 
 const fact = (key: string, label: Bilingual, kind: Fact['kind'], value: string | number | Date | boolean | null | undefined): Fact => ({
@@ -67,13 +62,13 @@ export function stateCheck(card: CardFacts, now: Date): DiagnoseCheck {
   switch (card.state) {
     case CardState.Activated:
       return check('cardState', V.Ok, STATE_TITLE,
-        t2(`卡已激活${card.activatedAt ? `（${cst(card.activatedAt)} 起）` : ''}，网络服务已开通。`,
-          `The card is activated${card.activatedAt ? ` (since ${cst(card.activatedAt)})` : ''}; network service is open.`),
+        t2(`卡已激活${card.activatedAt ? `（${businessMinute(card.activatedAt)} 起）` : ''}，网络服务已开通。`,
+          `The card is activated${card.activatedAt ? ` (since ${businessMinute(card.activatedAt)})` : ''}; network service is open.`),
         null, 'none', facts);
     case CardState.Test: {
       facts.push(fact('testEndAt', t2('测试期结束', 'Test period ends'), 'datetime', card.testEndAt));
       const ending = card.testEndAt != null && card.testEndAt.getTime() - now.getTime() < TEST_END_WARNING_DAYS * DAY;
-      const until = card.testEndAt ? cst(card.testEndAt) : null;
+      const until = card.testEndAt ? businessMinute(card.testEndAt) : null;
       if (ending) {
         return check('cardState', V.Warning, STATE_TITLE,
           t2(`卡在测试期，测试期将于 ${until} 结束，之后进入库存期，不能再使用测试流量。`,
@@ -90,7 +85,7 @@ export function stateCheck(card: CardFacts, now: Date): DiagnoseCheck {
         activate, 'changeStatus', facts);
     case CardState.Inventory: {
       facts.push(fact('silentEndAt', t2('库存期结束', 'Inventory period ends'), 'datetime', card.silentEndAt));
-      const until = card.silentEndAt ? cst(card.silentEndAt) : null;
+      const until = card.silentEndAt ? businessMinute(card.silentEndAt) : null;
       return check('cardState', V.Warning, STATE_TITLE,
         t2(`卡在库存期（沉默期）${until ? `，至 ${until} 自动激活` : '，需手动激活'}，期间不能使用网络。`,
           `The card is in its inventory (silent) period${until ? ` and is activated automatically on ${until}` : ' and waits for a manual activation'}; it has no network service meanwhile.`),
@@ -151,7 +146,7 @@ export function planCheck(card: CardFacts, plan: PlanFacts | null, usage: UsageF
     ...(usage.packsMb > 0 ? [fact('packsMb', t2('加油包流量', 'Event packs'), 'mb', usage.packsMb)] : []),
     ...(quota > 0 ? [fact('usedShare', t2('已用比例', 'Used share'), 'percent', Math.round(share * 1000) / 10)] : []),
     fact('contractEndAt', t2('合约到期', 'Contract ends'), 'datetime', card.contractEndAt),
-    ...(pending ? [fact('pendingPlan', t2('待生效套餐', 'Pending plan'), 'text', pending.effectiveAt ? `${pending.name} @ ${cst(pending.effectiveAt)}` : pending.name)] : []),
+    ...(pending ? [fact('pendingPlan', t2('待生效套餐', 'Pending plan'), 'text', pending.effectiveAt ? `${pending.name} @ ${businessMinute(pending.effectiveAt)}` : pending.name)] : []),
   ];
   const inCycle = card.cycleStartAt != null && card.cycleEndAt != null && card.cycleStartAt <= now && now < card.cycleEndAt;
   if (!inCycle) {
@@ -163,9 +158,9 @@ export function planCheck(card: CardFacts, plan: PlanFacts | null, usage: UsageF
     return check('planQuota', V.Ok, PLAN_TITLE,
       t2(`套餐“${plan.name}”，计费周期在卡激活后开始。`, `Plan "${plan.name}"; the billing cycle starts when the card is activated.`), null, 'none', facts);
   }
-  const used = sizeOf(usage.usedMb);
-  const of = sizeOf(quota);
-  const end = cst(card.cycleEndAt!);
+  const used = formatSizeFromMB(usage.usedMb);
+  const of = formatSizeFromMB(quota);
+  const end = businessMinute(card.cycleEndAt!);
   if (quota > 0 && share >= 1) {
     if (plan.useUpAction === PlanUseUpAction.Overdraw) {
       return check('planQuota', V.Warning, PLAN_TITLE,
@@ -197,8 +192,8 @@ export function planCheck(card: CardFacts, plan: PlanFacts | null, usage: UsageF
 export interface ZoneBlockFacts {
   kind: 'zone' | 'region' | 'network';
   targetId: number;
-  /** the zone's name in the plan, when known */
-  name: string | null;
+  /** the zone's names in the plan (the English one, else as typed), when known */
+  name: Bilingual | null;
   byDeactivation: boolean;
   blockedAt: Date;
   blockedBy: string | null;
@@ -209,7 +204,7 @@ const KIND = { zone: t2('区域', 'zone'), region: t2('地区', 'region'), netwo
 const KIND_LABEL = { zone: t2('区域', 'Zone'), region: t2('地区', 'Region'), network: t2('网络', 'Network') } as const;
 
 function blockName(b: ZoneBlockFacts, lang: 'zh' | 'en'): string {
-  if (b.name) return b.name;
+  if (b.name) return b.name[lang];
   if (b.kind === 'network' && NetworkType.has(b.targetId)) return NetworkType.label(b.targetId, lang);
   return `#${b.targetId}`;
 }
@@ -276,23 +271,23 @@ export function sessionCheck(card: CardFacts, last: SessionFacts | null, recentC
   if (online) {
     const since = last && last.endedAt == null ? last.startedAt : null;
     return check('session', V.Ok, SESSION_TITLE,
-      t2(`卡在线${since ? `，当前会话 ${cst(since)} 开始` : ''}${apn ? `，APN ${apn}` : ''}。`,
-        `The card is online${since ? `; the current session started at ${cst(since)}` : ''}${apn ? ` on APN ${apn}` : ''}.`),
+      t2(`卡在线${since ? `，当前会话 ${businessMinute(since)} 开始` : ''}${apn ? `，APN ${apn}` : ''}。`,
+        `The card is online${since ? `; the current session started at ${businessMinute(since)}` : ''}${apn ? ` on APN ${apn}` : ''}.`),
       null, 'none', facts);
   }
   if (!lastAt || now.getTime() - lastAt.getTime() > SESSION_SILENCE_HOURS * 3_600_000) {
     return check('session', V.Warning, SESSION_TITLE,
       lastAt
-        ? t2(`卡超过 3 天没有数据会话（最近一次 ${cst(lastAt)}）：终端可能关机、无信号或 APN 设置错误。`,
-          `No data session for more than 3 days (last at ${cst(lastAt)}): the device may be off, out of coverage or on a wrong APN.`)
+        ? t2(`卡超过 3 天没有数据会话（最近一次 ${businessMinute(lastAt)}）：终端可能关机、无信号或 APN 设置错误。`,
+          `No data session for more than 3 days (last at ${businessMinute(lastAt)}): the device may be off, out of coverage or on a wrong APN.`)
         : t2('卡从未建立过数据会话：终端可能未开机、无信号或 APN 设置错误。', 'The card has never had a data session: the device may be off, out of coverage or on a wrong APN.'),
       t2(`检查终端供电和信号，确认 APN 为 ${planApns.join(' 或 ') || '套餐的 APN'}；仍无会话时做一次网络重置。`,
         `Check the device's power and signal and that its APN is ${planApns.join(' or ') || "the plan's APN"}; if there is still no session, reset the network.`),
       'networkReset', facts);
   }
   return check('session', V.Ok, SESSION_TITLE,
-    t2(`卡当前离线，最近会话 ${cst(lastAt)}${apn ? `（APN ${apn}）` : ''}，在 3 天内，属正常的间歇上网。`,
-      `The card is offline; its last session was at ${cst(lastAt)}${apn ? ` (APN ${apn})` : ''}, within 3 days, which is normal intermittent use.`),
+    t2(`卡当前离线，最近会话 ${businessMinute(lastAt)}${apn ? `（APN ${apn}）` : ''}，在 3 天内，属正常的间歇上网。`,
+      `The card is offline; its last session was at ${businessMinute(lastAt)}${apn ? ` (APN ${apn})` : ''}, within 3 days, which is normal intermittent use.`),
     null, 'none', facts);
 }
 
@@ -359,7 +354,7 @@ export function operatorCheck(op: OperatorFacts, advanced: boolean): DiagnoseChe
   }
   if (op.access.lastTestOk === true && op.access.lastTestAt) {
     return check('operator', V.Ok, OPERATOR_TITLE,
-      t2(`已配置接入，最近一次连接测试成功（${cst(op.access.lastTestAt)}）。`, `Access is configured; the last connection test succeeded (${cst(op.access.lastTestAt)}).`),
+      t2(`已配置接入，最近一次连接测试成功（${businessMinute(op.access.lastTestAt)}）。`, `Access is configured; the last connection test succeeded (${businessMinute(op.access.lastTestAt)}).`),
       null, 'none', facts);
   }
   return check('operator', V.Ok, OPERATOR_TITLE,

@@ -1,10 +1,11 @@
-// Card diagnosis (issue 5): loads what each check needs for one card, runs the checks (diagnose-checks.ts),
-// records the diagnosis and answers it. Tenant scope from the session; the card state goes through the
-// lifecycle engine ({ type: 'diagnose' }: standard cards and start-state cards are refused with the spec's
-// messages). Network reset goes through the card service's applyCardAction. Design note: docs/diagnosis.md.
+// Card diagnosis (issue 5): loads what each check needs for one card, runs the checks (diagnose-checks.ts and the
+// professional-only diagnose-policy.ts), records the diagnosis and answers it. Tenant scope from the session; the card
+// state goes through the lifecycle engine's gate ({ type: 'diagnose' }: start-state cards are refused with the spec's
+// message; standard-version cards get the checks that need no professional network, issue 12). Network reset goes
+// through the card service's applyCardAction. Design note: docs/diagnosis.md.
 import crypto from 'node:crypto';
 import { and, asc, count, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
-import { CardState, ErrorCode, OPEN_FAILURE_STATES, diagnose, type BodyOf, type ResponseOf } from '@lynx/contract';
+import { CardState, ErrorCode, OPEN_FAILURE_STATES, diagnose, nameIn, type Bilingual, type BodyOf, type ResponseOf } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -13,18 +14,20 @@ import { canSeeTenant, tenantFilter, type SessionContext } from '../../platform/
 import { iso, pageOf } from '../../platform/paging.ts';
 import { customers, operators } from '../account/tables.ts';
 import { apns } from '../network/tables.ts';
-import { cardChangeFailures, operatorAccounts } from '../network/opconfig-tables.ts';
-import { gatewayOfAccount } from '../network/opconfig-service.ts';
-import { secretBoxFor } from '../network/opconfig-secrets.ts';
-import { basicPlans, planApns, planZones } from '../plan/plan-tables.ts';
+import { cardChangeFailures, operatorAccounts } from '../network/opconfig/tables.ts';
+import { gatewayOfAccount } from '../network/opconfig/service.ts';
+import { secretBoxFor } from '../network/opconfig/secrets.ts';
+import { commServiceQos, commServices } from '../network/commserv/tables.ts';
+import { basicPlans, planApns, planZoneServices, planZones } from '../plan/plan-tables.ts';
 import { cardEventPacks, cardZoneBlocks, cards } from '../card/card-tables.ts';
-import { applyCardAction, snapshotOf } from '../card/card-service.ts';
-import { NETWORK_RESET_INTERVAL_MS, STATE_ACTIONS, targetOf, transition } from '../card/lifecycle.ts';
+import { applyCardAction, snapshotOf } from '../card/lifecycle/card-service.ts';
+import { NETWORK_RESET_INTERVAL_MS, STATE_ACTIONS, targetOf, transition } from '../card/lifecycle/engine.ts';
 import {
   operatorCheck, overallOf, planCheck, sessionCheck, stateCheck, zoneCheck,
   type CardFacts, type OperatorFacts, type PlanFacts, type SessionFacts, type ZoneBlockFacts,
 } from './diagnose-checks.ts';
 import { cycleUsageMb, lastSessionOf } from './diagnose-usage.ts';
+import { isProfessionalCard, policyCheck, type PolicyService } from './diagnose-policy.ts';
 import { cardDiagnoses } from './diagnose-tables.ts';
 
 export type DiagnoseResult = ResponseOf<typeof diagnose.diagnoseCard>;
@@ -42,6 +45,9 @@ async function visibleCard(ex: Executor, ctx: SessionContext, iccid: string): Pr
   return row;
 }
 
+/** A zone's names: the English one where the zone has one, else as typed (docs/decisions.md). */
+const bothNames = (z: { id: number; zh: string; en: string | null }) => ({ id: z.id, name: { zh: z.zh, en: nameIn('en', z.zh, z.en) } });
+
 async function planFacts(ex: Executor, goodsReleaseId: number | null) {
   if (goodsReleaseId == null) return null;
   const [p] = await ex
@@ -51,10 +57,10 @@ async function planFacts(ex: Executor, goodsReleaseId: number | null) {
   if (!p) return null;
   const [apnRows, zoneRows] = await Promise.all([
     ex.select({ name: apns.apnName }).from(planApns).innerJoin(apns, eq(apns.apnId, planApns.apnId)).where(eq(planApns.goodsReleaseId, goodsReleaseId)).orderBy(asc(apns.apnName)),
-    ex.select({ id: planZones.zoneId, name: planZones.zoneName }).from(planZones).where(eq(planZones.goodsReleaseId, goodsReleaseId)),
+    ex.select({ id: planZones.zoneId, zh: planZones.zoneName, en: planZones.zoneNameEn }).from(planZones).where(eq(planZones.goodsReleaseId, goodsReleaseId)),
   ]);
   const plan: PlanFacts = { name: p.name, quotaMb: Number(p.quotaMb), useUpAction: p.useUpAction, overagePrice: p.overagePrice == null ? null : Number(p.overagePrice), apns: apnRows.map((a) => a.name) };
-  return { plan, zones: zoneRows };
+  return { plan, zones: zoneRows.map(bothNames) };
 }
 
 /** Quota of the event packs valid now (each ends with the base cycle it was ordered in). */
@@ -100,17 +106,36 @@ async function operatorFacts(deps: DiagnoseDeps, row: CardRow, advanced: boolean
   };
 }
 
-async function zoneBlocks(ex: Executor, iccid: string, zones: { id: number; name: string }[]): Promise<ZoneBlockFacts[]> {
+async function zoneBlocks(ex: Executor, iccid: string, zones: { id: number; name: Bilingual }[]): Promise<ZoneBlockFacts[]> {
   const rows = await ex.select().from(cardZoneBlocks).where(eq(cardZoneBlocks.iccid, iccid)).orderBy(asc(cardZoneBlocks.kind), asc(cardZoneBlocks.targetId));
   // a blocked zone of another plan (the card changed plans since) is looked up by id
   const missing = rows.filter((r) => r.kind === 'zone' && !zones.some((z) => z.id === r.targetId)).map((r) => r.targetId);
   const extra = missing.length
-    ? await ex.select({ id: planZones.zoneId, name: planZones.zoneName }).from(planZones).where(inArray(planZones.zoneId, missing))
+    ? (await ex.select({ id: planZones.zoneId, zh: planZones.zoneName, en: planZones.zoneNameEn }).from(planZones).where(inArray(planZones.zoneId, missing))).map(bothNames)
     : [];
   const names = new Map([...zones, ...extra].map((z) => [z.id, z.name]));
   return rows.map((r) => ({
     kind: r.kind, targetId: r.targetId, name: r.kind === 'zone' ? (names.get(r.targetId) ?? null) : null, byDeactivation: r.byDeactivation,
     blockedAt: r.blockedAt, blockedBy: r.blockedBy,
+  }));
+}
+
+/** The communication services of the plan's zones as the professional network applies them (read only for professional cards). */
+async function policyServices(ex: Executor, goodsReleaseId: number | null, zones: { id: number; name: Bilingual }[]): Promise<PolicyService[]> {
+  if (goodsReleaseId == null || !zones.length) return [];
+  const rows = await ex
+    .select({
+      zoneId: planZoneServices.zoneId, name: commServices.commservName, nameEn: commServices.commservNameEn, type: commServices.commservType, directional: commServices.directional,
+      whitelistCount: sql<number>`coalesce(cardinality(${commServices.whitelist}), 0)`, status: commServices.status,
+      qosCount: sql<number>`(select count(*) from ${commServiceQos} where ${commServiceQos.commservId} = ${commServices.commservId})`,
+    })
+    .from(planZoneServices)
+    .innerJoin(commServices, eq(commServices.commservId, planZoneServices.commservId))
+    .where(eq(planZoneServices.goodsReleaseId, goodsReleaseId))
+    .orderBy(asc(planZoneServices.zoneId), asc(commServices.priority), asc(commServices.commservId));
+  return rows.map((r) => ({
+    zoneName: zones.find((z) => z.id === r.zoneId)?.name ?? { zh: `#${r.zoneId}`, en: `#${r.zoneId}` }, name: { zh: r.name, en: nameIn('en', r.name, r.nameEn) }, type: r.type, directional: r.directional,
+    whitelistCount: Number(r.whitelistCount), status: r.status, qosCount: Number(r.qosCount),
   }));
 }
 
@@ -133,11 +158,13 @@ export class DiagnoseService {
       row.pendingPlanId != null ? db.select({ name: basicPlans.name }).from(basicPlans).where(eq(basicPlans.goodsReleaseId, row.pendingPlanId)) : Promise.resolve([]),
     ]);
     const inCycle = row.cycleStartAt != null && row.cycleEndAt != null && row.cycleStartAt <= now && now < row.cycleEndAt;
-    const [usedMb, session, blocks, operator] = await Promise.all([
+    const professional = isProfessionalCard(snapshot.operationMode);
+    const [usedMb, session, blocks, operator, services] = await Promise.all([
       inCycle ? cycleUsageMb(db, row.iccid, row.cycleStartAt!, now) : Promise.resolve(0),
       lastSessionOf(db, row.iccid, now),
       zoneBlocks(db, row.iccid, planInfo?.zones ?? []),
       operatorFacts(this.deps, row, advanced),
+      professional ? policyServices(db, row.goodsReleaseId, planInfo?.zones ?? []) : Promise.resolve([]),
     ]);
 
     const card: CardFacts = {
@@ -151,6 +178,7 @@ export class DiagnoseService {
       zoneCheck(card, blocks, planInfo?.zones.length ?? 0),
       sessionCheck(card, last, session.recentCount, planInfo?.plan.apns ?? [], now),
       operatorCheck(operator, advanced),
+      policyCheck({ operationMode: snapshot.operationMode, zones: (planInfo?.zones ?? []).map((z) => z.name), services }),
     ];
     const overall = overallOf(checks);
     const lastReset = row.lastNetworkResetAt;

@@ -4,7 +4,7 @@
 import { and, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { cardSessions, cardUsageDaily } from '../usage/usage-tables.ts';
-import { chinaDay, DAY_MS } from '../usage/usage-time.ts';
+import { businessDay, DAY_MS } from '../usage/usage-time.ts';
 import { SESSION_RETENTION_MONTHS } from '../usage/usage-partitions.ts';
 import type { SessionFacts } from './diagnose-checks.ts';
 
@@ -20,7 +20,7 @@ export async function cycleUsageMb(ex: Executor, iccid: string, from: Date, to: 
   const [r] = await ex
     .select({ bytes: sql<string | null>`sum(${cardUsageDaily.bytes})` })
     .from(cardUsageDaily)
-    .where(and(eq(cardUsageDaily.iccid, iccid), gte(cardUsageDaily.day, chinaDay(from.getTime())), lte(cardUsageDaily.day, chinaDay(to.getTime()))));
+    .where(and(eq(cardUsageDaily.iccid, iccid), gte(cardUsageDaily.day, businessDay(from.getTime())), lte(cardUsageDaily.day, businessDay(to.getTime()))));
   return Number(r?.bytes ?? 0) / MB;
 }
 

@@ -124,6 +124,11 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps) {
 
   deps.exports.register(network.getApnListPage, {
     title: { zh: 'APN 列表', en: 'APNs' },
+    filters: {
+      apnName: { title: { zh: 'APN 名称', en: 'APN name' } },
+      apnType: { title: { zh: 'APN 类型', en: 'APN type' }, enum: ApnType },
+      status: { title: { zh: '状态', en: 'Status' }, enum: ApnStatus },
+    },
     perm: 7010003,
     page: apnPage,
     columns: [

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { and, count, desc, eq } from 'drizzle-orm';
-import { apiservice as api, ErrorCode, validateIp, validateIpRange, validateJumpUrl } from '@lynx/contract';
+import { apiservice as api, ErrorCode, validateCallbackUrl, validateIp, validateIpRange } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
 import type { AppDeps } from '../../app.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
-import { isStaff, isSubCustomer, tenantFilter, type SessionContext } from '../../platform/context.ts';
+import { isStaff, tenantFilter, type SessionContext } from '../../platform/context.ts';
 import { pageOf, iso } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { customers } from '../account/tables.ts';
@@ -14,14 +14,16 @@ import { apiConfigs, apiKeys, userIps } from './tables.ts';
 
 /**
  * The customer's open API access: key (secret shown once, stored hashed), callback address, and the IP
- * whitelist. Staff act for a customer they name; customers for their own customer.
+ * whitelist. Staff act for a customer they name; customers for their own customer, or one of their tree they
+ * name (a second-level customer only itself).
  */
 export function openApiRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps;
 
   const customerFor = async (ctx: SessionContext, custId: number | undefined) => {
     const actor = ctx.actor;
-    const id = isSubCustomer(actor) ? actor.custId : (custId ?? actor.custId);
+    // a named customer outside the caller's scope is refused below like a missing one, never replaced by its own
+    const id = custId ?? actor.custId;
     if (id == null) {
       throw new AppError(ErrorCode.Validation, { field: 'custId', reason: ctx.lang === 'zh' ? '请选择客户' : 'choose a customer' }, 400, { field: 'custId' });
     }
@@ -64,7 +66,7 @@ export function openApiRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, api.saveApiConfig, async (b, ctx) => {
     const c = await customerFor(ctx, b.custId);
     const callbackUrl = b.callbackUrl === undefined ? undefined : blankToNull(b.callbackUrl);
-    if (callbackUrl) check('callbackUrl', validateJumpUrl(callbackUrl));
+    if (callbackUrl) check('callbackUrl', validateCallbackUrl(callbackUrl));
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(apiConfigs).where(eq(apiConfigs.custId, c.custId));
       const set = {

@@ -1,15 +1,27 @@
-// Price adjustments of basic plans take effect on their effective date (China time): the plan's sale price
+// Price adjustments of basic plans take effect on their effective date (a business day): the plan's sale price
 // changes, and so does the price of every customer whose result item succeeded; a failed customer keeps its
 // price (its retail plan would otherwise not be above the basic price).
 import { and, eq, inArray, lte } from 'drizzle-orm';
-import { PriceChangeResult, PriceChangeStatus } from '@lynx/contract';
+import { PriceChangeResult, PriceChangeStatus, businessToday } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import { basicPlans, planPriceChangeItems, planPriceChanges, planReleases } from './plan-tables.ts';
 
-const CHINA_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit' });
+/** Today's business day as YYYY-MM-DD (in CMP_TIME_ZONE). */
+export const businessTodayOf = (now = new Date()) => businessToday(now.getTime());
 
-/** Today's date in China as YYYY-MM-DD (the product's business day). */
-export const todayInChina = (now = new Date()) => CHINA_DATE.format(now);
+/**
+ * The plans among `planIds` with a price change waiting to take effect (status pending, spec §4: no renewal
+ * meanwhile). One query for a whole set of cards' plans.
+ */
+export async function plansWithPendingPriceChange(ex: Executor, planIds: readonly (number | null)[]): Promise<Set<number>> {
+  const ids = [...new Set(planIds.filter((id): id is number => id != null))];
+  if (!ids.length) return new Set();
+  const rows = await ex
+    .selectDistinct({ id: planPriceChanges.goodsReleaseId })
+    .from(planPriceChanges)
+    .where(and(inArray(planPriceChanges.goodsReleaseId, ids), eq(planPriceChanges.status, PriceChangeStatus.Pending)));
+  return new Set(rows.map((r) => r.id));
+}
 
 /**
  * Applies pending changes whose effective date has come (or only `changeId`, when it is due). Idempotent:
@@ -21,7 +33,7 @@ export async function applyDuePriceChanges(ex: Executor, changeId?: number): Pro
     .from(planPriceChanges)
     .where(and(
       eq(planPriceChanges.status, PriceChangeStatus.Pending),
-      lte(planPriceChanges.effectiveDate, todayInChina()),
+      lte(planPriceChanges.effectiveDate, businessTodayOf()),
       changeId !== undefined ? eq(planPriceChanges.changeId, changeId) : undefined,
     ))
     .orderBy(planPriceChanges.changeId)

@@ -5,6 +5,7 @@ import {
   SUPPLEMENTARY_TARIFFS, BASE_TARIFFS, type BodyOf,
 } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
+import { sizeColumns } from '../../platform/exports.ts';
 import type { AppDeps } from '../../app.ts';
 import { AppError, denied, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
@@ -15,13 +16,14 @@ import type { Executor } from '../../db/client.ts';
 import { customers } from '../account/tables.ts';
 import { auditLog } from '../../platform/tables.ts';
 import { apns } from '../network/tables.ts';
-import { commServicesByIds } from '../network/commserv-service.ts';
+import { commServicesByIds } from '../network/commserv/service.ts';
 import { retailPlansOn } from './retail-service.ts';
+import { visibleToActor } from './plan-service.ts';
 import { apnSets, checkMoney, checkPlan, type PlanInput } from './plan-rules.ts';
 import {
   basicPlans, planAlternatives, planApns, planPriceChangeItems, planPriceChanges, planReleases, planZones, planZoneServices,
 } from './plan-tables.ts';
-import { applyDuePriceChanges, todayInChina } from './plan-price.ts';
+import { applyDuePriceChanges, businessTodayOf } from './plan-price.ts';
 
 type PlanRow = typeof basicPlans.$inferSelect;
 const PRICE_QUEUE = 'plan.applyPriceChanges';
@@ -52,12 +54,6 @@ const toRow = (r: { p: PlanRow; zoneCount: number; releaseCount: number; pending
   createdBy: r.p.createdBy, createdAt: r.p.createdAt.toISOString(), updatedAt: r.p.updatedAt.toISOString(),
 });
 
-/** A customer sees a plan only when it is released to its tenant. */
-const visibleToActor = (actor: Actor): SQL | undefined => {
-  if (isStaff(actor)) return undefined;
-  const scope = tenantFilter(actor, { custId: sql.raw('r.cust_id') as never, rootCustId: sql.raw('r.root_cust_id') as never });
-  return sql`exists (select 1 from plan_releases r where r.goods_release_id = "basic_plans"."goods_release_id" and ${scope})`;
-};
 
 const staffOnly = (actor: Actor) => {
   if (!isStaff(actor)) throw denied();
@@ -83,7 +79,7 @@ async function writeChildren(ex: Executor, id: number, b: PlanInput) {
   for (const [i, z] of b.zones.entries()) {
     const [zone] = await ex
       .insert(planZones)
-      .values({ goodsReleaseId: id, zoneName: z.zoneName.trim(), regions: z.regions ?? [], quotaMb: z.quotaMb ?? null, price: z.price ?? null, sort: i })
+      .values({ goodsReleaseId: id, zoneName: z.zoneName.trim(), zoneNameEn: z.zoneNameEn?.trim() || null, regions: z.regions ?? [], quotaMb: z.quotaMb ?? null, price: z.price ?? null, sort: i })
       .returning({ zoneId: planZones.zoneId });
     if (z.commservIds.length) {
       await ex.insert(planZoneServices).values(z.commservIds.map((commservId) => ({ goodsReleaseId: id, zoneId: zone.zoneId, commservId })));
@@ -111,7 +107,7 @@ async function loadDetail(ex: Executor, id: number) {
   return {
     plan: plan_, apns: apnRows, alternatives,
     zones: zones.map((z) => ({
-      zoneId: z.zoneId, zoneName: z.zoneName, regions: z.regions, quotaMb: z.quotaMb, price: z.price,
+      zoneId: z.zoneId, zoneName: z.zoneName, zoneNameEn: z.zoneNameEn, regions: z.regions, quotaMb: z.quotaMb, price: z.price,
       services: links.filter((l) => l.zoneId === z.zoneId).map((l) => services.get(l.commservId)).filter((s) => s !== undefined),
     })),
   };
@@ -129,14 +125,14 @@ const inputOf = (d: NonNullable<Awaited<ReturnType<typeof loadDetail>>>): PlanIn
     downtimeFreeMonths: p.downtimeFreeMonths, taxRate: p.taxRate, profitShareRatio: p.profitShareRatio, profitShareMethod: p.profitShareMethod,
     networkTypes: p.networkTypes, remark: p.remark ?? undefined, apnIds: d.apns.map((a) => a.apnId),
     alternativeIds: d.alternatives.map((a) => a.goodsReleaseId),
-    zones: d.zones.map((z) => ({ zoneName: z.zoneName, regions: z.regions, quotaMb: z.quotaMb, price: z.price, commservIds: z.services.map((x) => x.commservId) })),
+    zones: d.zones.map((z) => ({ zoneName: z.zoneName, zoneNameEn: z.zoneNameEn, regions: z.regions, quotaMb: z.quotaMb, price: z.price, commservIds: z.services.map((x) => x.commservId) })),
   };
 };
 
 /** The snapshot written to the audit trail: the plan with its children as ids. */
 const snapshot = (d: NonNullable<Awaited<ReturnType<typeof loadDetail>>>) => ({
   ...d.plan, apnIds: d.apns.map((a) => a.apnId), alternativeIds: d.alternatives.map((a) => a.goodsReleaseId),
-  zones: d.zones.map((z) => ({ zoneName: z.zoneName, regions: z.regions, quotaMb: z.quotaMb, price: z.price, commservIds: z.services.map((s) => s.commservId) })),
+  zones: d.zones.map((z) => ({ zoneName: z.zoneName, zoneNameEn: z.zoneNameEn, regions: z.regions, quotaMb: z.quotaMb, price: z.price, commservIds: z.services.map((s) => s.commservId) })),
 });
 
 const PLAN_ENTITIES = ['basic_plan', 'basic_plan_release', 'basic_plan_price'] as const;
@@ -385,7 +381,7 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, plan.adjustBasicPlanPrice, async (b, ctx) => {
     staffOnly(ctx.actor);
     checkMoney('salePrice', b.salePrice, ctx.lang);
-    const today = todayInChina();
+    const today = businessTodayOf();
     if (b.effectiveDate < today || Number.isNaN(Date.parse(b.effectiveDate))) {
       throw new AppError(ErrorCode.PlanEffectiveDatePast, undefined, 200, { field: 'effectiveDate' });
     }
@@ -489,6 +485,12 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
 
   deps.exports.register(plan.getBasicPlanListPage, {
     title: { zh: '套餐列表', en: 'Packages' },
+    filters: {
+      category: { title: { zh: '类别', en: 'Category' }, options: { basic: { zh: '基础套餐', en: 'Basic plans' }, supplementary: { zh: '附加包', en: 'Supplementary packs' } } },
+      tariffType: { title: { zh: '资费类型', en: 'Tariff type' }, enum: TariffType },
+      goodsType: { title: { zh: '套餐类型', en: 'Plan type' }, enum: PlanGoodsType },
+      status: { title: { zh: '状态', en: 'Status' }, enum: PlanStatus },
+    },
     perm: 4010006,
     page: planPage,
     columns: [
@@ -499,7 +501,7 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'operatorId', title: { zh: '运营商', en: 'Operator' }, enum: Operator },
       { key: 'standardPrice', title: { zh: '标准价格', en: 'Standard price' }, type: 'money' },
       { key: 'salePrice', title: { zh: '销售价格', en: 'Sale price' }, type: 'money' },
-      { key: 'quotaMb', title: { zh: '总流量 (MB)', en: 'Quota (MB)' }, type: 'number' },
+      ...sizeColumns('quotaMb', { zh: '总流量', en: 'Quota' }, 'MB'),
       { key: 'status', title: { zh: '状态', en: 'Status' }, enum: PlanStatus },
       { key: 'releaseCount', title: { zh: '发布客户数', en: 'Customers' }, type: 'number' },
       { key: 'createdAt', title: { zh: '创建时间', en: 'Created' }, type: 'datetime' },
@@ -508,6 +510,10 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
 
   deps.exports.register(plan.getPriceChangeItemPage, {
     title: { zh: '调价失败明细', en: 'Price change failures' },
+    filters: {
+      changeId: { title: { zh: '调价记录', en: 'Price change' }, kind: 'shortId' },
+      result: { title: { zh: '结果', en: 'Result' }, enum: PriceChangeResult },
+    },
     perm: 4010004,
     page: itemPage,
     columns: [

@@ -4,14 +4,14 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   ErrorCode, NetworkType, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode, PlanUseUpAction, ProfitShareMethod,
   TariffType, PlanGoodsType, SUPPLEMENTARY_TARIFFS, BASE_TARIFFS, TEST_VALIDITY_DAYS, goodsTypeOfTariff,
-  PLAN_APN_MAX, PLAN_ZONE_MAX, PLAN_ZONE_SERVICE_MAX, PLAN_SERVICE_ADDRESS_MAX, PLAN_TEST_SILENT_MONTHS_MAX,
+  PLAN_APN_MAX, PLAN_ZONE_MAX, PLAN_ZONE_SERVICE_MAX, PLAN_SERVICE_ADDRESS_MAX, PLAN_TEST_SILENT_MONTHS_MAX, PLAN_TEST_QUOTA_KB_DEFAULT, testQuotaMaxKb,
   type BodyOf, type plan, type Bilingual,
 } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import { AppError, FieldError } from '../../platform/errors.ts';
 import { operators } from '../account/tables.ts';
 import { apns } from '../network/tables.ts';
-import { commServicesByIds } from '../network/commserv-service.ts';
+import { commServicesByIds } from '../network/commserv/service.ts';
 import { basicPlans } from './plan-tables.ts';
 
 export type PlanInput = Omit<BodyOf<typeof plan.saveBasicPlan>, 'copiedFrom'>;
@@ -85,6 +85,10 @@ export async function checkPlan(ex: Executor, b: PlanInput, lang: 'zh' | 'en', s
   }
   if (b.tariffType === TariffType.Test && b.testValidityDays == null) {
     throw new FieldError('testValidityDays', { zh: '请选择或输入', en: 'please select or enter' });
+  }
+  const testQuotaMax = testQuotaMaxKb(b.operatorId, b.operationMode);
+  if (testQuotaMax !== null && (b.testQuotaKb ?? PLAN_TEST_QUOTA_KB_DEFAULT) > testQuotaMax) {
+    throw fieldError(ErrorCode.PlanTestQuotaTooLarge, 'testQuotaKb', { max: testQuotaMax });
   }
 
   // supplementary packs ride on a card's base plan: no network, zones, periods or change targets of their own

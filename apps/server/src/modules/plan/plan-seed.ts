@@ -8,7 +8,7 @@ import {
 } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import { apns } from '../network/tables.ts';
-import { commServices } from '../network/commserv-tables.ts';
+import { commServices } from '../network/commserv/tables.ts';
 import { basicPlans, planAlternatives, planApns, planReleases, planZoneServices, planZones } from './plan-tables.ts';
 
 const BY = 'admin';
@@ -59,13 +59,13 @@ export async function seedPlans(tx: Executor, customer: { custId: number; rootCu
   const fleet = [apnId('zhixing.ctm2m'), apnId('ctnet')];
   await tx.insert(planApns).values([...fleet.map((a) => ({ goodsReleaseId: monthly.id, apnId: a })), ...fleet.map((a) => ({ goodsReleaseId: annual.id, apnId: a }))]);
   const zones = [
-    { plan: monthly.id, name: '全国公网', regions: ['全国'], services: ['通用互联网数据', '点对点短信'], quotaMb: 8192, price: null },
-    { plan: monthly.id, name: '企业专网', regions: ['上海', '江苏', '浙江'], services: ['企业云定向数据', '语音通话'], quotaMb: 2048, price: 5 },
-    { plan: annual.id, name: '全国公网', regions: ['全国'], services: ['通用互联网数据'], quotaMb: null, price: null },
+    { plan: monthly.id, name: '全国公网', nameEn: 'Nationwide public network', regions: ['全国'], services: ['通用互联网数据', '点对点短信'], quotaMb: 8192, price: null },
+    { plan: monthly.id, name: '企业专网', nameEn: 'Enterprise private network', regions: ['上海', '江苏', '浙江'], services: ['企业云定向数据', '语音通话'], quotaMb: 2048, price: 5 },
+    { plan: annual.id, name: '全国公网', nameEn: 'Nationwide public network', regions: ['全国'], services: ['通用互联网数据'], quotaMb: null, price: null },
   ];
   for (const [i, z] of zones.entries()) {
     const [zone] = await tx.insert(planZones)
-      .values({ goodsReleaseId: z.plan, zoneName: z.name, regions: z.regions, quotaMb: z.quotaMb, price: z.price, sort: i })
+      .values({ goodsReleaseId: z.plan, zoneName: z.name, zoneNameEn: z.nameEn, regions: z.regions, quotaMb: z.quotaMb, price: z.price, sort: i })
       .returning({ zoneId: planZones.zoneId });
     const ids = z.services.map(serviceId).filter((id): id is number => id !== undefined);
     if (ids.length) await tx.insert(planZoneServices).values(ids.map((commservId) => ({ goodsReleaseId: z.plan, zoneId: zone.zoneId, commservId })));

@@ -1,8 +1,9 @@
 // Basic plans: reads other modules may use (communication services ask how many plans use a service; retail
 // plans ask which basic plan a customer may build on). A module's tables stay its own.
-import { and, asc, countDistinct, eq } from 'drizzle-orm';
+import { and, asc, countDistinct, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { isStaff, tenantFilter, type Actor } from '../../platform/context.ts';
+import { contains, idOf, matchOrder } from '../../platform/paging.ts';
 import { basicPlans, planReleases, planZoneServices } from './plan-tables.ts';
 
 /** How many basic plans put this communication service in one of their zones. */
@@ -47,3 +48,22 @@ export async function visibleBasicPlan(ex: Executor, goodsReleaseId: number, act
   return { ...plan, salePrice: own.salePrice, custIds: releases.map((r) => r.custId) };
 }
 
+
+/** A customer sees a plan only when it is released to its tenant (staff: every plan). */
+export const visibleToActor = (actor: Actor): SQL | undefined => {
+  if (isStaff(actor)) return undefined;
+  const scope = tenantFilter(actor, { custId: sql.raw('r.cust_id') as never, rootCustId: sql.raw('r.root_cust_id') as never });
+  return sql`exists (select 1 from plan_releases r where r.goods_release_id = "basic_plans"."goods_release_id" and ${scope})`;
+};
+
+/** The header search: basic plans and packs the actor may see whose name or code contains the keyword, or whose id it is. */
+export async function searchBasicPlans(ex: Executor, actor: Actor, keyword: string, limit: number) {
+  const id = idOf(keyword);
+  const match = or(ilike(basicPlans.name, contains(keyword)), ilike(basicPlans.code, contains(keyword)), id === null ? undefined : eq(basicPlans.goodsReleaseId, id));
+  return ex
+    .select({ goodsReleaseId: basicPlans.goodsReleaseId, tariffType: basicPlans.tariffType, name: basicPlans.name, code: basicPlans.code, operatorId: basicPlans.operatorId })
+    .from(basicPlans)
+    .where(and(visibleToActor(actor), match))
+    .orderBy(...matchOrder(basicPlans.name, keyword))
+    .limit(limit);
+}

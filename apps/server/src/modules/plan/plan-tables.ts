@@ -2,7 +2,7 @@
 import { pgTable, integer, smallint, text, numeric, boolean, date, timestamp, primaryKey, unique, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { operators, customers } from '../account/tables.ts';
 import { apns } from '../network/tables.ts';
-import { commServices } from '../network/commserv-tables.ts';
+import { commServices } from '../network/commserv/tables.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
@@ -60,6 +60,8 @@ export const planZones = pgTable('plan_zones', {
   zoneId: integer('zone_id').primaryKey().generatedByDefaultAsIdentity(),
   goodsReleaseId: integer('goods_release_id').notNull().references(() => basicPlans.goodsReleaseId, { onDelete: 'cascade' }),
   zoneName: text('zone_name').notNull(),
+  /** the zone's English name, when it has one (migration 0025) */
+  zoneNameEn: text('zone_name_en'),
   regions: text('regions').array().notNull().default([]),
   quotaMb: money('quota_mb'),
   price: money('price'),

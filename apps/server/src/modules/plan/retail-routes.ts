@@ -19,6 +19,10 @@ export function retailRoutes(app: FastifyInstance, deps: AppDeps) {
   const { RetailStatus } = retail;
   deps.exports.register(retail.getRetailListPage, {
     title: { zh: '零售套餐', en: 'Retail plans' },
+    filters: {
+      retailName: { title: { zh: '零售套餐名称', en: 'Retail plan name' } },
+      status: { title: { zh: '状态', en: 'Status' }, enum: retail.RetailStatus },
+    },
     perm: retail.RETAIL_EXPORT,
     page: svc.list,
     columns: [

@@ -1,6 +1,6 @@
 // Retail plans: the rules of spec §3/§5 and the queries behind the retail screens. Other modules use only
 // the exported functions here (a module's tables stay its own).
-import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   ErrorCode, PlanStatus, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, validateAmount, validateProportion,
@@ -10,7 +10,7 @@ import type { Db, Executor } from '../../db/client.ts';
 import { AppError, FieldError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { isStaff, tenantFilter, canSeeTenant, type Actor, type SessionContext } from '../../platform/context.ts';
-import { contains, orderOf, pageFrom, pageOf, totalOver } from '../../platform/paging.ts';
+import { contains, idOf, matchOrder, orderOf, pageFrom, pageOf, totalOver } from '../../platform/paging.ts';
 import { blankToNull, check } from '../../platform/validate.ts';
 import { customers } from '../account/tables.ts';
 import { visibleBasicPlan, type VisibleBasicPlan } from './plan-service.ts';
@@ -104,6 +104,20 @@ function checkNumbers(v: Partial<Values>) {
 }
 
 const fieldError = (code: ErrorCode, field: string, params?: Record<string, string | number>) => new AppError(code, params, 200, { field });
+
+/** The header search: retail plans of the caller's tenant whose name contains the keyword, or whose id it is. */
+export async function searchRetailPlans(ex: Executor, actor: Actor, keyword: string, limit: number) {
+  const id = idOf(keyword);
+  const named = ilike(retailPlans.retailName, contains(keyword));
+  return ex
+    .select({ retailId: retailPlans.retailId, tariffType: basicPlans.tariffType, retailName: retailPlans.retailName, custName: customers.custName })
+    .from(retailPlans)
+    .innerJoin(basicPlans, eq(basicPlans.goodsReleaseId, retailPlans.goodsReleaseId))
+    .leftJoin(customers, eq(customers.custId, retailPlans.custId))
+    .where(and(tenantFilter(actor, scope), id === null ? named : or(named, eq(retailPlans.retailId, id))))
+    .orderBy(...matchOrder(retailPlans.retailName, keyword))
+    .limit(limit);
+}
 
 export function retailService(db: Db) {
   /** The main plan the retail plan is built on, with the price the customer buys it at. */

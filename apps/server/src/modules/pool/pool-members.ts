@@ -94,7 +94,7 @@ export interface PoolOutcome {
 /**
  * Moves a chunk of a join / leave batch: the pool row and the chunk's cards locked, each card's verdict again
  * (it may have changed since validation), one UPDATE for the cards that still qualify, member_count moved by as
- * many in the same transaction. The pool's usage rule runs once the batch is done (batch-runner.ts).
+ * many in the same transaction. The pool's usage rule runs once the batch is done (card/batch/runner.ts).
  */
 export async function applyPoolChunk(
   tx: Tx, ctx: SessionContext, batchId: string, op: { type: number; poolId?: number }, items: { seq: number; iccid: string }[],

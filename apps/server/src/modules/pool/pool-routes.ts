@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Operator, pool as api } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
+import { sizeColumns } from '../../platform/exports.ts';
 import type { AppDeps } from '../../app.ts';
 import type { SessionContext } from '../../platform/context.ts';
 import { PoolService } from './pool-service.ts';
@@ -32,6 +33,9 @@ export function poolRoutes(app: FastifyInstance, deps: AppDeps) {
   });
   deps.exports.register(api.getPoolPage, {
     title: { zh: '流量池列表', en: 'Pools' },
+    filters: {
+      state: { title: { zh: '状态', en: 'State' }, enum: api.PoolState },
+    },
     page: (f, actor) => pools.list(f, actor),
     columns: [
       { key: 'poolId', title: { zh: '流量池 ID', en: 'Pool ID' }, type: 'number' },
@@ -42,8 +46,8 @@ export function poolRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'exhaustAction', title: { zh: '用尽动作', en: 'When used up' }, enum: api.PoolExhaustAction },
       { key: 'alertPercent', title: { zh: '提醒阈值（%）', en: 'Alert at (%)' }, type: 'number' },
       { key: 'memberCount', title: { zh: '成员卡数', en: 'Cards' }, type: 'number' },
-      { key: 'quotaBytes', title: { zh: '本周期额度（字节）', en: 'Quota this cycle (bytes)' }, type: 'number' },
-      { key: 'usedBytes', title: { zh: '本周期用量（字节）', en: 'Used this cycle (bytes)' }, type: 'number' },
+      ...sizeColumns('quotaBytes', { zh: '本周期额度', en: 'Quota this cycle' }),
+      ...sizeColumns('usedBytes', { zh: '本周期用量', en: 'Used this cycle' }),
       { key: 'cycleStart', title: { zh: '周期开始', en: 'Cycle start' }, type: 'datetime' },
       { key: 'cycleEnd', title: { zh: '周期结束', en: 'Cycle end' }, type: 'datetime' },
       { key: 'usageCheckedAt', title: { zh: '统计时间', en: 'Counted at' }, type: 'datetime' },
@@ -58,5 +62,5 @@ export function poolRoutes(app: FastifyInstance, deps: AppDeps) {
     await checkAllPools(deps, { log: (err, poolId) => app.log.error({ err, poolId }, 'pool usage check failed') });
   }, { retryLimit: 0, expireInSeconds: 5 * 60 });
   // with the scheduled usage feed (off under NODE_ENV=test, where tests run the rule themselves)
-  if (deps.config.usageFeedMinutes > 0) deps.jobs.schedule(POOL_CHECK_QUEUE, '*/15 * * * *');
+  deps.jobs.schedule(POOL_CHECK_QUEUE, deps.config.usageFeedMinutes > 0 ? '*/15 * * * *' : null);
 }

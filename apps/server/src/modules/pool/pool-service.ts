@@ -3,16 +3,17 @@
 // its tenant only (a first-level customer its whole tree, a second-level customer its own), operator staff all.
 // Cards join and leave through batches (pool-members.ts); the usage rule is pool-usage.ts. Design: docs/pools.md.
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { ErrorCode, formatSize, pool as api, type BodyOf } from '@lynx/contract';
+import { ErrorCode, formatSize, pool as api, type BodyOf, businessDayStart, businessDayEnd } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import { AppError, FieldError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { isStaff, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
-import { contains, iso, orderOf, pageOf } from '../../platform/paging.ts';
+import { contains, idOf, iso, matchOrder, orderOf, pageOf } from '../../platform/paging.ts';
 import { customers, operators } from '../account/tables.ts';
 import { uniqueRace } from '../network/unique-race.ts';
 import { basicPlans } from '../plan/plan-tables.ts';
 import { cards } from '../card/card-tables.ts';
+import { iccidSearch } from '../card/list/iccid-prefix.ts';
 import { rows as rowsOf } from '../usage/usage-write.ts';
 import { cardPoolEvents, cardPools } from './pool-tables.ts';
 import { checkPool, cycleDayRange, measurePool, planQuotaBytesSql, recordPoolEvents, snapshotOf, type PoolRow } from './pool-usage.ts';
@@ -47,7 +48,6 @@ export function toPool(r: PoolRow, custName: string | null) {
 }
 
 const trimOrNull = (s: string | null | undefined) => (s?.trim() ? s.trim() : null);
-const dayStart = (d: string) => new Date(`${d}T00:00:00+08:00`);
 const taken = () => ({ card_pools_cust_name_ux: () => new AppError(ErrorCode.PoolNameTaken, undefined, 200, { field: 'name' }) });
 
 export class PoolService {
@@ -86,6 +86,20 @@ export class PoolService {
     ]);
     const names = await this.custNames(this.db, rows.map((r) => r.custId));
     return { list: rows.map((r) => toPool(r, names.get(r.custId) ?? null)), total: Number(n), current: p.current, pageSize: p.pageSize };
+  }
+
+  /** The header search: pools of the caller's tenant whose name contains the keyword, or whose id it is. */
+  async search(actor: Actor, keyword: string, limit: number) {
+    const id = idOf(keyword);
+    const named = ilike(cardPools.name, contains(keyword));
+    const rows = await this.db
+      .select({ poolId: cardPools.poolId, name: cardPools.name, operatorId: cardPools.operatorId, custId: cardPools.custId })
+      .from(cardPools)
+      .where(and(visiblePoolFilter(actor), id === null ? named : or(named, eq(cardPools.poolId, id))))
+      .orderBy(...matchOrder(cardPools.name, keyword))
+      .limit(limit);
+    const names = await this.custNames(this.db, rows.map((r) => r.custId));
+    return rows.map(({ custId, ...r }) => ({ ...r, custName: names.get(custId) ?? null }));
   }
 
   /** Pools for pickers (the card list's pool filter), by name, at most POOL_OPTIONS_MAX. */
@@ -232,7 +246,7 @@ export class PoolService {
     const p = pageOf(q);
     // only cards of the pool's tenant (allocation takes a card out of a pool its new customer may not have it in)
     const w: SQL[] = [eq(cards.poolId, pool.poolId), pool.custId === pool.rootCustId ? eq(cards.rootCustId, pool.rootCustId) : eq(cards.custId, pool.custId)];
-    if (q.iccid) w.push(q.iccid.length < 19 ? sql`${cards.iccid} like ${q.iccid + '%'}` : eq(cards.iccid, q.iccid));
+    if (q.iccid) w.push(iccidSearch(cards.iccid, q.iccid));
     if (q.state !== undefined) w.push(eq(cards.state, q.state));
     const cond = and(...w)!;
     const [page, [{ n }]] = await Promise.all([
@@ -276,8 +290,8 @@ export class PoolService {
     const p = pageOf(q);
     const w: SQL[] = [eq(cardPoolEvents.poolId, pool.poolId)];
     if (q.types?.length) w.push(inArray(cardPoolEvents.type, q.types));
-    if (q.from) w.push(gte(cardPoolEvents.at, dayStart(q.from)));
-    if (q.to) w.push(lt(cardPoolEvents.at, new Date(dayStart(q.to).getTime() + 86_400_000)));
+    if (q.from) w.push(gte(cardPoolEvents.at, businessDayStart(q.from)));
+    if (q.to) w.push(lt(cardPoolEvents.at, businessDayEnd(q.to)));
     const cond = and(...w);
     const [rows, [{ n }]] = await Promise.all([
       this.db.select().from(cardPoolEvents).where(cond).orderBy(desc(cardPoolEvents.at), desc(cardPoolEvents.eventId)).limit(p.limit).offset(p.offset),

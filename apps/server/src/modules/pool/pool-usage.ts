@@ -9,7 +9,7 @@ import type { Db, Executor, Tx } from '../../db/client.ts';
 import { operators } from '../account/tables.ts';
 import { rows } from '../usage/usage-write.ts';
 import { MB } from '../usage/usage-plans.ts';
-import { billingPeriod, chinaDay } from '../usage/usage-time.ts';
+import { billingPeriod, businessDay } from '../usage/usage-time.ts';
 import { cardPoolEvents, cardPools } from './pool-tables.ts';
 import { POOL_JOIN_REFUSED_STATES } from './pool-members.ts';
 
@@ -37,7 +37,7 @@ export async function poolCycle(ex: Executor, operatorId: number, now: Date): Pr
 }
 
 /** The China days of a cycle (a cycle starting within a day counts that whole day). */
-export const cycleDayRange = (c: { start: Date; end: Date }) => ({ from: chinaDay(c.start.getTime()), to: chinaDay(c.end.getTime() - 1) });
+export const cycleDayRange = (c: { start: Date; end: Date }) => ({ from: businessDay(c.start.getTime()), to: businessDay(c.end.getTime() - 1) });
 
 /**
  * Members, quota and usage of a pool in its cycle at `now`: two statements over the pool's cards (partial index). A

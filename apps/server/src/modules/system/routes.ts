@@ -7,9 +7,11 @@ import type { AppDeps } from '../../app.ts';
 import { apiLog, auditLog, behaviorLog, files } from '../../platform/tables.ts';
 import { canSeeTenant, tenantFilter, type Actor } from '../../platform/context.ts';
 import { orderOf, pageOf, contains } from '../../platform/paging.ts';
-import { FieldError, notFound } from '../../platform/errors.ts';
-import { publicFileUrl, privateFileUrl, readMultipart, ruleOf } from '../../platform/files.ts';
+import { notFound } from '../../platform/errors.ts';
+import { contentDisposition, INLINE_IMAGE_TYPES, publicFileUrl, privateFileUrl, readMultipart } from '../../platform/files.ts';
+import { FILE_CONTENT_SECURITY_POLICY } from '../../platform/security-headers.ts';
 import { audit } from '../../platform/audit.ts';
+import { registerExportNames } from './export-names.ts';
 
 const range = (col: Column, q: { startDate?: string; endDate?: string }): SQL[] => [
   ...(q.startDate ? [gte(col, new Date(q.startDate))] : []),
@@ -87,6 +89,9 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
 
   deps.exports.register(system.getBehaviorLogListPage, {
     title: { zh: '用户行为日志', en: 'User behaviour log' },
+    filters: {
+      action: { title: { zh: '行为', en: 'Action' }, enum: BehaviorAction },
+    },
     page: behaviorPage,
     columns: [
       { key: 'createdAt', title: { zh: '时间', en: 'Time' }, type: 'datetime' },
@@ -99,6 +104,10 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
   });
   deps.exports.register(system.getApiLogListPage, {
     title: { zh: 'API 请求日志', en: 'API request log' },
+    filters: {
+      path: { title: { zh: '路径', en: 'Path' } },
+      status: { title: { zh: 'HTTP 状态', en: 'HTTP status' } },
+    },
     page: apiPage,
     columns: [
       { key: 'createdAt', title: { zh: '时间', en: 'Time' }, type: 'datetime' },
@@ -112,14 +121,16 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
     ],
   });
 
-  bind(app, deps, system.getDownloadTaskListPage, (q, ctx) => deps.exports.list(q, ctx.actor));
+  registerExportNames(deps);
+  bind(app, deps, system.getDownloadTaskListPage, (q, ctx) => deps.exports.list(q, ctx.actor, ctx.lang));
+  bind(app, deps, system.getDownloadBadge, (_q, ctx) => deps.exports.badge(ctx.actor, ctx.lang));
   bind(app, deps, system.createExportTask, (b, ctx) => deps.exports.create(b, ctx));
-  bind(app, deps, system.downloadExportFile, (q, ctx, _req, reply) => deps.exports.download(q.taskId, ctx.actor, reply));
+  bind(app, deps, system.downloadExportFile, (q, ctx, _req, reply) => deps.exports.download(q.taskId, ctx.actor, reply, ctx.lang));
 
   bind(app, deps, system.uploadFile, async (_b, ctx, req) => {
-    const raw = await readMultipart(req, 'file', Math.max(ruleOf('paymentProof').maxBytes, ruleOf('contentImage').maxBytes));
-    const use = raw.fields.use === 'paymentProof' || raw.fields.use === 'contentImage' ? raw.fields.use : null;
-    if (!use) throw new FieldError('use', { zh: '取值无效', en: 'must be paymentProof or contentImage' });
+    const raw = await readMultipart(req, system.uploadFile);
+    // the schema has checked it: paymentProof or contentImage
+    const use = raw.fields.use as BodyOf<typeof system.uploadFile>['use'];
     deps.files.check(use, raw.file);
     return db.transaction(async (tx) => {
       const row = await deps.files.save(tx, use, raw.file!, ctx.actor, { custId: ctx.actor.custId, rootCustId: ctx.actor.rootCustId });
@@ -128,21 +139,30 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps) {
     });
   });
 
-  const send = (row: typeof files.$inferSelect, reply: import('fastify').FastifyReply) =>
-    reply
-      .header('content-type', row.mimeType)
+  /**
+   * An uploaded file goes out under its sniffed type with nosniff (helmet) and a policy under which nothing in it
+   * runs even when opened on its own. Logos are shown by <img> and may stay inline when their type is a plain
+   * image; every other file is an attachment under its original name.
+   */
+  const send = (row: typeof files.$inferSelect, reply: import('fastify').FastifyReply, display: 'inline' | 'attachment') => {
+    const inline = display === 'inline' && INLINE_IMAGE_TYPES.includes(row.mimeType);
+    return reply
+      .header('content-type', INLINE_IMAGE_TYPES.includes(row.mimeType) ? row.mimeType : 'application/octet-stream')
+      .header('content-disposition', contentDisposition(inline ? 'inline' : 'attachment', row.originalName))
+      .header('content-security-policy', FILE_CONTENT_SECURITY_POLICY)
       .header('cache-control', 'private, max-age=86400')
       .send(fs.createReadStream(deps.files.pathOf(row.storageKey)));
+  };
 
   bind(app, deps, system.getPublicFile, async (q, _ctx, _req, reply) => {
     const row = await deps.files.get(q.fileId);
     if (!row || (row.use !== 'logo' && row.use !== 'platformLogo')) throw notFound();
-    return send(row, reply);
+    return send(row, reply, 'inline');
   });
   bind(app, deps, system.getFile, async (q, ctx, _req, reply) => {
     const row = await deps.files.get(q.fileId);
     if (!row || !canSeeTenant(ctx.actor, row)) throw notFound();
-    return send(row, reply);
+    return send(row, reply, 'attachment');
   });
   return { publicFileUrl };
 }

@@ -10,9 +10,9 @@ import { CardState } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { GatewayAccount, OperatorGateway, SessionRecord, DailyUsageRecord, UsageCard } from '../../operators/gateway.ts';
 import { createSimulatorGateway, simulatorSecretFor } from '../../operators/simulator.ts';
-import { gatewayOfAccount } from '../network/opconfig-service.ts';
-import { secretBoxFor, type SecretBox } from '../network/opconfig-secrets.ts';
-import { operatorAccounts } from '../network/opconfig-tables.ts';
+import { gatewayOfAccount } from '../network/opconfig/service.ts';
+import { secretBoxFor, type SecretBox } from '../network/opconfig/secrets.ts';
+import { operatorAccounts } from '../network/opconfig/tables.ts';
 import { cardZoneBlocks, cards } from '../card/card-tables.ts';
 import { usageFeeds } from './usage-tables.ts';
 import { apnOf, usageOperators, usagePlans, type UsageOperator, type UsagePlan } from './usage-plans.ts';
@@ -20,7 +20,7 @@ import { applyUseUpActions, quotaBars, releaseQuotaBlocks, type QuotaCard, type 
 import { anyIccid, closeUnreportedSessions, rows, writeCardActivity, writeDaily, writeSessions, type CardTenant } from './usage-write.ts';
 import { ensureUsagePartitions } from './usage-partitions.ts';
 import { poolBars } from '../pool/pool-usage.ts';
-import { HOUR_MS, chinaDay, chinaDayStart, floorMinute } from './usage-time.ts';
+import { HOUR_MS, businessDay, businessDayStartMs, floorMinute } from './usage-time.ts';
 
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -231,7 +231,7 @@ async function processChunk(ctx: WindowContext, chunk: FeedCard[], from: Date, t
   // a new cycle (or an event pack) lifts the use-up blocks before this window's usage is asked for
   const released = await releaseQuotaBlocks(deps, chunk, plans, operators, to);
   stats.released.push(...released);
-  const since = new Date(chinaDayStart(chinaDay(from.getTime())));
+  const since = new Date(businessDayStartMs(businessDay(from.getTime())));
   const bars = await barringOf(deps.db, chunk, plans, operators, since, to);
   const periods = await servicePeriods(deps.db, chunk, bars, since, to);
 
@@ -310,7 +310,7 @@ export async function runUsageWindow(
 const ensured = new WeakMap<object, string>();
 /** Partitions for the months around `now`, checked once a day per process and database. */
 async function ensurePartitionsDaily(db: Db, now: number): Promise<void> {
-  const day = chinaDay(now);
+  const day = businessDay(now);
   if (ensured.get(db) === day) return;
   await ensureUsagePartitions(db, now);
   ensured.set(db, day);
@@ -318,7 +318,7 @@ async function ensurePartitionsDaily(db: Db, now: number): Promise<void> {
 
 /** The demo database's feeds start this many days back, so the first feed runs fill the last month (docs/usage.md). */
 export const DEMO_USAGE_DAYS = 30;
-export const demoUsageStart = (now = Date.now()): Date => new Date(chinaDayStart(chinaDay(now - DEMO_USAGE_DAYS * 86_400_000)));
+export const demoUsageStart = (now = Date.now()): Date => new Date(businessDayStartMs(businessDay(now - DEMO_USAGE_DAYS * 86_400_000)));
 
 /** The feed rows of a fresh installation: each operator's feed starts at `watermark` (the demo seed starts it 30 days back). */
 export async function startUsageFeeds(ex: Executor, operatorIds: number[], watermark: Date): Promise<void> {

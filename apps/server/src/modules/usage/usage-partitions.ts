@@ -1,7 +1,7 @@
 // Monthly partitions of the usage tables (migration 0011 holds the SQL function that creates them).
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
-import { chinaMonth, monthFirstDay } from './usage-time.ts';
+import { businessMonth, monthFirstDay } from './usage-time.ts';
 
 /** Months of partitions kept ready behind and ahead of the current one. */
 export const PARTITION_MONTHS_BACK = 13;
@@ -13,7 +13,7 @@ const rows = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[]));
 
 /** Creates any missing monthly partition of card_sessions and card_usage_daily from 13 months back to 2 ahead; returns how many. */
 export async function ensureUsagePartitions(ex: Executor, now = Date.now()): Promise<number> {
-  const month = chinaMonth(now);
+  const month = businessMonth(now);
   const [r] = rows<{ n: number }>(await ex.execute(sql`
     select usage_ensure_partitions(${monthFirstDay(month, -PARTITION_MONTHS_BACK)}::date, ${monthFirstDay(month, PARTITION_MONTHS_AHEAD)}::date) as n`));
   return Number(r.n);
@@ -29,7 +29,7 @@ export async function usagePartitions(ex: Executor, table: 'card_sessions' | 'ca
 
 /** Drops session partitions older than the retention (a whole month at once, no row-by-row delete); returns their names. */
 export async function dropExpiredSessionPartitions(ex: Executor, now = Date.now()): Promise<string[]> {
-  const oldest = monthFirstDay(chinaMonth(now), -SESSION_RETENTION_MONTHS).slice(0, 7);
+  const oldest = monthFirstDay(businessMonth(now), -SESSION_RETENTION_MONTHS).slice(0, 7);
   const expired = (await usagePartitions(ex, 'card_sessions')).filter((p) => p.month < oldest);
   for (const p of expired) await ex.execute(sql.raw(`drop table if exists "${p.name.replace(/"/g, '')}"`));
   return expired.map((p) => p.name);

@@ -3,15 +3,15 @@
 // and cycle through the card lifecycle engine — "enter next status immediately" deactivates the card, "block until
 // cycle end" blocks the plan's zones until the next cycle (or until an event pack lifts the quota again).
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import { CardChangeSource, CardState, ErrorCode, PlanUseUpAction, formatSize } from '@lynx/contract';
+import { CardChangeSource, CardState, ErrorCode, PlanUseUpAction, formatSize, type Bilingual } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../platform/errors.ts';
-import { applyCardAction, type CardActor } from '../card/card-service.ts';
+import { applyCardAction, type CardActor } from '../card/lifecycle/card-service.ts';
 import { cardZoneBlocks } from '../card/card-tables.ts';
 import { cardQuotaExhaustions } from './usage-tables.ts';
 import { MB, type UsageOperator, type UsagePlan } from './usage-plans.ts';
-import { billingPeriod, chinaDay } from './usage-time.ts';
+import { billingPeriod, businessDay } from './usage-time.ts';
 import { anyIccid, rows } from './usage-write.ts';
 
 /** The system actor of use-up actions: recorded in the card's history and on the zone blocks it sets. */
@@ -51,7 +51,7 @@ export function cycleOf(card: Pick<QuotaCard, 'cycleStartAt' | 'cycleEndAt'>, bi
 }
 
 /** The China days a cycle covers: a cycle starting within a day counts that whole day. */
-export const cycleDays = (c: Cycle): { from: string; to: string } => ({ from: chinaDay(c.start.getTime()), to: chinaDay(c.end.getTime() - 1) });
+export const cycleDays = (c: Cycle): { from: string; to: string } => ({ from: businessDay(c.start.getTime()), to: businessDay(c.end.getTime() - 1) });
 
 /** Bytes the event packs running at `at` add to each card's quota. */
 export async function packQuotas(ex: Executor, iccids: string[], at: Date): Promise<Map<string, number>> {
@@ -86,8 +86,12 @@ export async function quotasOf(ex: Executor, cards: QuotaCard[], plans: Map<numb
   return new Map(withQuota.map((c) => [c.iccid, plans.get(c.goodsReleaseId!)!.quotaBytes! + (packs.get(c.iccid) ?? 0)]));
 }
 
-const reasonOf = (used: number, quota: number) =>
-  `流量用尽：本周期已用 ${formatSize(used)}，额度 ${formatSize(quota)} / quota used up: ${formatSize(used)} of ${formatSize(quota)} this cycle`;
+const noteOf = (used: number, quota: number): Bilingual => ({
+  zh: `流量用尽：本周期已用 ${formatSize(used)}，额度 ${formatSize(quota)}`,
+  en: `quota used up: ${formatSize(used)} of ${formatSize(quota)} this cycle`,
+});
+const EVENT_PACK_LIFTED: Bilingual = { zh: '加油包增加了额度', en: 'an event pack raised the quota' };
+const NEW_CYCLE: Bilingual = { zh: '新周期开始', en: 'a new cycle began' };
 const failureOf = (e: unknown) => (e instanceof AppError ? `${e.code}: ${e.message_('en')}` : String((e as Error)?.message ?? e)).slice(0, 500);
 
 /** When a system action happens: the end of the window, not before the card's last change, never in the future. */
@@ -136,14 +140,14 @@ export async function applyUseUpActions(
         .onConflictDoNothing()
         .returning({ iccid: cardQuotaExhaustions.iccid });
       if (!row) return false;
-      const reason = reasonOf(usedBytes, quota);
+      const note = noteOf(usedBytes, quota);
       try {
         await tx.transaction(async (sp) => {
           if (plan.useUpAction === PlanUseUpAction.NextStatus) {
-            await applyCardAction(deps, SYSTEM, card.iccid, { type: 'deactivate' }, { tx: sp, reason, now: when });
+            await applyCardAction(deps, SYSTEM, card.iccid, { type: 'deactivate' }, { tx: sp, note, now: when });
           } else {
             for (const zoneId of plan.zoneIds) {
-              await applyCardAction(deps, SYSTEM, card.iccid, { type: 'block', target: { kind: 'zone', id: zoneId } }, { tx: sp, reason, now: when });
+              await applyCardAction(deps, SYSTEM, card.iccid, { type: 'block', target: { kind: 'zone', id: zoneId } }, { tx: sp, note, now: when });
             }
           }
         });
@@ -204,7 +208,7 @@ export async function releaseQuotaBlocks(
         await tx.transaction(async (sp) => {
           for (const z of zones) {
             await applyCardAction(deps, SYSTEM, e.iccid, { type: 'permit', target: { kind: 'zone', id: z.id } }, {
-              tx: sp, now: when, reason: lifted.has(e.iccid) ? '加油包增加了额度 / an event pack raised the quota' : '新周期开始 / a new cycle began',
+              tx: sp, now: when, note: lifted.has(e.iccid) ? EVENT_PACK_LIFTED : NEW_CYCLE,
             });
           }
         });

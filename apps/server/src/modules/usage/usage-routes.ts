@@ -3,7 +3,7 @@ import { NetworkType, Operator, usage as api, type Endpoint } from '@lynx/contra
 import type { AppDeps } from '../../app.ts';
 import { bind } from '../../platform/http.ts';
 import type { SessionContext } from '../../platform/context.ts';
-import type { ExportColumn } from '../../platform/exports.ts';
+import { sizeColumns, type ExportColumn } from '../../platform/exports.ts';
 import { UsageService } from './usage-service.ts';
 import { runUsageFeed } from './usage-feed.ts';
 import { dropExpiredSessionPartitions, ensureUsagePartitions } from './usage-partitions.ts';
@@ -52,9 +52,9 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
     columns: [
       { key: 'day', title: { zh: '日期', en: 'Day' } },
       ...FLOW_COMMON,
-      { key: 'bytes', title: { zh: '流量（字节）', en: 'Data (bytes)' }, type: 'number' },
-      { key: 'bytesUp', title: { zh: '上行（字节）', en: 'Uplink (bytes)' }, type: 'number' },
-      { key: 'bytesDown', title: { zh: '下行（字节）', en: 'Downlink (bytes)' }, type: 'number' },
+      ...sizeColumns('bytes', { zh: '流量', en: 'Data' }),
+      ...sizeColumns('bytesUp', { zh: '上行', en: 'Uplink' }),
+      ...sizeColumns('bytesDown', { zh: '下行', en: 'Downlink' }),
       { key: 'sessions', title: { zh: '会话数', en: 'Sessions' }, type: 'number' },
       { key: 'sms', title: { zh: '短信（条）', en: 'SMS' }, type: 'number' },
       { key: 'voiceSeconds', title: { zh: '语音（秒）', en: 'Voice (seconds)' }, type: 'number' },
@@ -71,9 +71,9 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
       { key: 'durationSeconds', title: { zh: '时长（秒）', en: 'Duration (seconds)' }, type: 'number' },
       { key: 'rat', title: { zh: '网络制式', en: 'Network type' }, enum: NetworkType },
       { key: 'cell', title: { zh: '小区', en: 'Cell' } },
-      { key: 'bytes', title: { zh: '流量（字节）', en: 'Data (bytes)' }, type: 'number' },
-      { key: 'bytesUp', title: { zh: '上行（字节）', en: 'Uplink (bytes)' }, type: 'number' },
-      { key: 'bytesDown', title: { zh: '下行（字节）', en: 'Downlink (bytes)' }, type: 'number' },
+      ...sizeColumns('bytes', { zh: '流量', en: 'Data' }),
+      ...sizeColumns('bytesUp', { zh: '上行', en: 'Uplink' }),
+      ...sizeColumns('bytesDown', { zh: '下行', en: 'Downlink' }),
     ],
   });
 
@@ -90,7 +90,7 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
       await checkAllPools(feedDeps, { log: (err, poolId) => app.log.error({ err, poolId }, 'pool usage check failed') });
     }
   }, { retryLimit: 0, expireInSeconds: 10 * 60 });
-  if (minutes > 0) deps.jobs.schedule(USAGE_FEED_QUEUE, '* * * * *');
+  deps.jobs.schedule(USAGE_FEED_QUEUE, minutes > 0 ? '* * * * *' : null);
   // monthly: the partitions of the coming months, and session records past their retention dropped a month at a time
   deps.jobs.define(USAGE_PARTITIONS_QUEUE, async () => {
     await ensureUsagePartitions(deps.db);

@@ -13,7 +13,7 @@ import { cardQuotaExhaustions, cardSessions, cardUsageDaily, cardUsageDailyCust 
 import { usageOperators, usagePlans } from './usage-plans.ts';
 import { cycleDays, cycleOf, cycleUsage, quotasOf } from './usage-quota.ts';
 import { SESSION_RETENTION_MONTHS } from './usage-partitions.ts';
-import { DAY_MS, addDay, chinaDay, chinaDayStart, chinaMonth, daysBetween, monthFirstDay } from './usage-time.ts';
+import { DAY_MS, addDay, businessDay, businessDayStartMs, businessMonth, daysBetween, monthFirstDay } from './usage-time.ts';
 
 type FlowQuery = BodyOf<typeof api.getFlowDailyPage>;
 type Key = { a: string; b: string; c?: string };
@@ -54,7 +54,7 @@ export class UsageService {
     const plan = card.goodsReleaseId != null ? plans.get(card.goodsReleaseId) : undefined;
     const cycle = cycleOf(card, operators.get(card.operatorId)?.billingDay ?? 1, now);
     const cd = cycleDays(cycle);
-    const today = chinaDay(now);
+    const today = businessDay(now);
     const from = b.from ?? cd.from;
     const to = b.to ?? (cd.to < today ? cd.to : today);
     if (to < from) throw new AppError(ErrorCode.UsageRangeReversed, undefined, 200, { field: 'to' });
@@ -124,7 +124,7 @@ export class UsageService {
 
   /** The searched range: both ends China days, defaults the last 7 days, at most FLOW_QUERY_MAX_DAYS. */
   private range(q: FlowQuery, now: number): { start: string; end: string } {
-    const today = chinaDay(now);
+    const today = businessDay(now);
     const end = q.endDate ?? (q.startDate ? [addDay(q.startDate, api.FLOW_QUERY_MAX_DAYS - 1), today].sort()[0] : today);
     const start = q.startDate ?? addDay(end, -6);
     if (end < start) throw new AppError(ErrorCode.UsageRangeReversed, undefined, 200, { field: 'endDate' });
@@ -211,12 +211,12 @@ export class UsageService {
     const now = opts.now ?? Date.now();
     const p = pageOf(q);
     const r = this.range(q, now);
-    const kept = monthFirstDay(chinaMonth(now), -SESSION_RETENTION_MONTHS);
+    const kept = monthFirstDay(businessMonth(now), -SESSION_RETENTION_MONTHS);
     if (r.start < kept) throw new AppError(ErrorCode.UsageSessionsExpired, { from: kept }, 200, { field: 'startDate' });
     const empty = { list: [], total: 0, current: p.current, pageSize: p.pageSize, startDate: r.start, endDate: r.end, totalBytes: 0 };
     const s = await this.scope(q, actor, cardSessions);
     if (!s) return empty;
-    const cond = and(...s.where, gte(cardSessions.startedAt, new Date(chinaDayStart(r.start))), lt(cardSessions.startedAt, new Date(chinaDayStart(addDay(r.end, 1)))))!;
+    const cond = and(...s.where, gte(cardSessions.startedAt, new Date(businessDayStartMs(r.start))), lt(cardSessions.startedAt, new Date(businessDayStartMs(addDay(r.end, 1)))))!;
     const a = opts.after;
     const keyed = a
       ? and(cond, sql`(${cardSessions.startedAt} < ${a.a}::timestamptz or (${cardSessions.startedAt} = ${a.a}::timestamptz and (${cardSessions.iccid}, ${cardSessions.sessionId}) > (${a.b}, ${a.c ?? ''})))`)!
@@ -288,10 +288,10 @@ export class UsageService {
   }
 
   private month(q: { month?: string }, now: number) {
-    const month = q.month ?? chinaMonth(now);
+    const month = q.month ?? businessMonth(now);
     const first = monthFirstDay(month);
     const last = addDay(monthFirstDay(month, 1), -1);
-    const today = chinaDay(now);
+    const today = businessDay(now);
     return { month, first, last: last < today ? last : today, previous: { first: monthFirstDay(month, -1), last: addDay(first, -1) } };
   }
 

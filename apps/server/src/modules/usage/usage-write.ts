@@ -61,7 +61,8 @@ export async function closeUnreportedSessions(ex: Executor, iccids: string[], st
 /**
  * Upserts the daily counters and moves the per-customer rollup by the difference, in one statement: the `old`
  * CTE reads the rows as they were before the insert (one snapshot for the whole statement). A day's row takes
- * the card's current tenant and link; if those changed, the old row's numbers leave the old rollup key.
+ * the card's current tenant and link; if those changed, the old row's numbers leave the old rollup key. The cards'
+ * maintained cycle usage moves by the same differences, for the days in each card's current cycle (cycle-columns.ts).
  */
 export async function writeDaily(ex: Executor, daily: DailyUsageRecord[], tenants: Map<string, CardTenant>): Promise<number> {
   const list = daily.filter((d) => tenants.has(d.iccid));
@@ -75,7 +76,7 @@ export async function writeDaily(ex: Executor, daily: DailyUsageRecord[], tenant
         as u (iccid, day, bytes_up, bytes_down, sms, voice_seconds, sessions, apn, operator_id, cust_id, root_cust_id)
     ),
     old as (
-      select d.day, d.cust_id, d.root_cust_id, d.operator_id, d.apn, d.bytes, d.sms, d.voice_seconds, d.sessions
+      select d.iccid, d.day, d.cust_id, d.root_cust_id, d.operator_id, d.apn, d.bytes, d.sms, d.voice_seconds, d.sessions
       from card_usage_daily d join input i on d.iccid = i.iccid and d.day = i.day
     ),
     new as (
@@ -90,7 +91,22 @@ export async function writeDaily(ex: Executor, daily: DailyUsageRecord[], tenant
         sessions = greatest(d.sessions, excluded.sessions),
         apn = excluded.apn, operator_id = excluded.operator_id, cust_id = excluded.cust_id, root_cust_id = excluded.root_cust_id,
         updated_at = now()
-      returning d.day, d.cust_id, d.root_cust_id, d.operator_id, d.apn, d.bytes, d.sms, d.voice_seconds, d.sessions
+      returning d.iccid, d.day, d.cust_id, d.root_cust_id, d.operator_id, d.apn, d.bytes, d.sms, d.voice_seconds, d.sessions
+    ),
+    diff as (
+      select n.iccid, array_agg(n.day) as days, array_agg(n.bytes - coalesce(o.bytes, 0)) as bytes
+      from new n left join old o on o.iccid = n.iccid and o.day = n.day
+      where n.bytes <> coalesce(o.bytes, 0)
+      group by n.iccid
+    ),
+    -- the card's maintained cycle usage (usage/cycle-columns.ts) moves by the days of its current cycle; the cycle is
+    -- read from the card row itself, so a roll-over committed meanwhile is seen (the row is re-read under its lock)
+    cycle_used as (
+      update cards c set cycle_used_bytes = c.cycle_used_bytes
+        + (select coalesce(sum(x.bytes), 0) from unnest(f.days, f.bytes) as x (day, bytes) where x.day >= c.cycle_from and x.day <= c.cycle_to)
+      from diff f
+      where c.iccid = f.iccid and exists (select 1 from unnest(f.days) as x (day) where x.day >= c.cycle_from and x.day <= c.cycle_to)
+      returning 1
     ),
     delta as (
       select day, coalesce(cust_id, 0) as cust_id, coalesce(root_cust_id, 0) as root_cust_id, operator_id, apn,

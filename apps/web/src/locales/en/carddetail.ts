@@ -11,6 +11,13 @@ const en: Messages<typeof zh> = {
     batch: 'Batch', activatedAt: 'Activated', firstUsedAt: 'First used', testEndAt: 'Test period ends', silentEndAt: 'Inventory period ends', renewalMode: 'Renewal mode',
     operationMode: 'Operation mode', euicc: 'eUICC', eid: 'EID', createdAt: 'Added', updatedAt: 'Updated',
   },
+  overview: {
+    title: 'Overview', state: 'State', plan: 'Plan', noPlan: 'No plan', operator: 'Operator', customer: 'Customer', pool: 'Pool', noPool: 'Not in a pool',
+    connection: 'Online now / last session', onlineFor: 'this session for {{d}}', online: 'Online', offlineAgo: 'last session {{d}} ago', never: 'No data session yet',
+    usage: 'Usage this cycle', usedOf: '{{used}} of {{quota}}', usedNoQuota: '{{used}} used (no quota)', cycle: 'Cycle {{from}} – {{to}}',
+    usageUnavailable: 'Usage data is not available.', daily: 'Daily usage this cycle', chart: 'Chart', table: 'Table', chartError: 'The chart could not be loaded; switch to the table.',
+    noUsage: 'No usage in this cycle yet.', noUsageHint: "Once an activated or test card uses data, the operator's usage arrives every 5 minutes.",
+  },
   stock: 'Platform stock',
   yes: 'Yes',
   no: 'No',
@@ -32,8 +39,8 @@ const en: Messages<typeof zh> = {
   },
   usage: {
     cycle: 'This cycle', contractCycle: 'Contract cycle', billingCycle: "Operator's billing period", quota: 'Quota', used: 'Used', remaining: 'Remaining', unlimited: 'Unlimited',
-    exhausted: 'Quota used up at {{at}}', perDay: 'Usage per day', day: 'Day', bytes: 'Data', sms: 'SMS', voice: 'Voice (s)', sessionsCount: 'Sessions',
-    sessions: 'Recent sessions (at most 100 within 3 days)', startedAt: 'Started', endedAt: 'Ended', open: 'Open', duration: 'Duration (s)', apn: 'APN', rat: 'Network',
+    exhausted: 'Quota used up at {{at}}', day: 'Day', bytes: 'Data', sms: 'SMS', voice: 'Voice', sessionsCount: 'Sessions',
+    sessions: 'Recent sessions (at most 100 within 3 days)', startedAt: 'Started', endedAt: 'Ended', open: 'Open', duration: 'Duration', apn: 'APN', rat: 'Network',
     cell: 'Cell', up: 'Up', down: 'Down', noSessions: 'No data session in the last 3 days.', noUsage: 'No usage in this cycle yet.',
     unavailable: 'Usage data is not available.',
   },
@@ -49,13 +56,16 @@ const en: Messages<typeof zh> = {
     packs: 'Event packs ordered', noBills: 'Bills are not shown until billing exists in the product; the figures above are what this card is billed on.', noPlan: 'This card has no plan, so there is nothing to bill yet.',
   },
   sms: {
-    send: 'Send SMS', content: 'Message', counter: '{{n}} / {{max}} characters', hint: 'At most 70 characters with Chinese or other non-GSM characters, otherwise 160.',
+    send: 'Send SMS', sendButton: 'Send', content: 'Message', counter: '{{n}} / {{max}} characters', hint: 'At most 70 characters with Chinese or other non-GSM characters, otherwise 160.',
     status: 'Status', direction: 'Direction', createdAt: 'Time', createdBy: 'Sent by', messageId: "Operator's message id", failReason: 'Failure reason',
     empty: 'No SMS yet.', confirm: 'Send this message to {{msisdn}}?', required: 'Please enter the message',
   },
   actions: {
     edit: 'Edit', changeStatus: 'Change status', renew: 'Renew cycles', changePlan: 'Change plan', orderPack: 'Order event pack', sms: 'Send SMS', qr: 'Download QR code',
-    blockZone: 'Block / permit', confirmTitle: 'Please confirm', reason: 'Reason (optional)',
+    blockZone: 'Block / permit', confirmTitle: 'Please confirm', reason: 'Reason (optional)', networkReset: 'Network reset', diagnose: 'Diagnose',
+    resetConfirm: "Reset this card's network?", resetDesc: 'The card drops its data session and attaches again; the device may be offline for a moment. Resets are at least 3 minutes apart.',
+    resetDone: 'Network reset sent', resetNotSent: 'Network reset recorded; the operator has no access configuration, so nothing was sent to it', availableAt: 'Possible again after {{time}}',
+    noStateChange: 'A card in state "{{state}}" has no state change to make', notNow: 'Not possible now',
   },
   edit: { title: 'Edit card', labels: 'Labels', labelsHint: "Platform labels and the customer's own labels" },
   status: {

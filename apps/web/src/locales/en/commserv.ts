@@ -5,6 +5,7 @@ const en: Messages<typeof zh> = {
   fields: {
     commservId: 'Service ID',
     commservName: 'Service name',
+    commservNameEn: 'English name',
     commservType: 'Type',
     directional: 'Directional',
     priority: 'Priority',
@@ -39,6 +40,7 @@ const en: Messages<typeof zh> = {
     addTitle: 'Add communication service',
     editTitle: 'Edit communication service',
     nameHint: '1-64 characters, unique regardless of case',
+    nameEnHint: 'Optional: shown in the English console instead of the service name',
     priorityHint: '1-10, a lower number means a higher priority',
     priorityOption: 'Level {{level}}',
     directionalHint: 'A directional service reaches only the domain names or addresses of its whitelist: enter at least one',

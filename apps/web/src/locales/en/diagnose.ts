@@ -3,7 +3,7 @@ import type { Messages } from '../types.ts';
 
 const en: Messages<typeof zh> = {
   title: 'Card diagnosis',
-  intro: "Enter a card's ICCID to check its state, plan and usage, zone limits, last session and APN, and the operator connection, with a suggestion for each. Diagnosis is for professional-version cards; every diagnosis is recorded.",
+  intro: "Enter a card's ICCID to check its state, plan and usage, zone limits, last session and APN, and the operator connection, with a suggestion for each; professional-version cards also get their communication policy checked. Every diagnosis is recorded.",
   iccid: 'ICCID',
   iccidPlaceholder: 'ICCID, 19-20 digits',
   iccidRule: 'An ICCID has 19-20 digits',
@@ -33,6 +33,8 @@ const en: Messages<typeof zh> = {
   overallWarning: 'Some points need attention',
   overallProblem: 'Problems found that need action',
   overallDesc: '{{total}} checks: {{ok}} OK, {{warning}} warning, {{problem}} problem.',
+  overallDescNa: '{{total}} checks: {{ok}} OK, {{warning}} warning, {{problem}} problem, {{na}} not applicable.',
+  standardNote: 'This is a standard-version card: the platform ran the checks that need no professional network (card state, plan and usage, zone limits, last session, operator connectivity); checks only for professional-version cards are marked "not applicable".',
   suggestion: 'Suggestion',
   facts: 'Looked at',
   cardDetail: 'Card detail',
@@ -63,6 +65,7 @@ const en: Messages<typeof zh> = {
     zoneLimits: 'Zone limits',
     session: 'Session and APN',
     operator: 'Operator connectivity',
+    policy: 'Communication policy',
   },
   actionLink: {
     changePlan: 'Change the plan on the card detail',
@@ -71,6 +74,7 @@ const en: Messages<typeof zh> = {
     permitZones: 'Permit zones on the card detail',
     accessConfig: 'Open access configurations',
     changeFailures: 'Open card change failures',
+    commservConfig: 'Open communication services',
   },
 };
 export default en;

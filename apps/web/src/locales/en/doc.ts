@@ -120,7 +120,7 @@ const en: Messages<typeof zh> = {
       },
       amounts: {
         q: 'How are money and data amounts shown?',
-        a: 'Money is shown in CNY with two decimals and thousand separators; 0 shows as 0.00 and an empty value as "-". Data sizes use base 1024 and show as B, KB, MB, GB or TB with two decimals.',
+        a: 'Money is shown in CNY with two decimals and thousand separators; 0 shows as 0.00 and an empty value as "-". Data sizes use base 1024 and show in the largest unit (B, KB, MB, GB or TB) that keeps the number at 1 or more, with at most two decimals and no trailing zeros: 10 GB, 1.5 GB, 512 MB.',
       },
       password: {
         q: 'What are the password rules?',
@@ -337,6 +337,7 @@ const en: Messages<typeof zh> = {
         REDIS_URL: 'Rate-limit counters shared by several instances (in memory when absent)',
         CMP_RATE_LIMIT: 'Calls per minute per access token; beyond it HTTP 429 / 20006',
         CMP_RATE_LIMIT_IP: 'Calls per minute per client IP',
+        CMP_TRUSTED_PROXIES: 'Addresses or CIDR ranges of the reverse proxies in front of the server (comma-separated); only they may name the client in X-Forwarded-For. Behind a proxy, set it, or every client counts as the proxy',
         CMP_LOGIN_CAPTCHA: 'Login captcha: always, after-failures (after 3 failures) or off',
         CMP_SESSION_TTL_HOURS: 'Lifetime of an access token in hours',
         CMP_API_LOG_RETENTION_DAYS: 'Days the API request log is kept',
@@ -431,7 +432,7 @@ const en: Messages<typeof zh> = {
     config: {
       title: 'API configuration',
       callbackUrl: 'Callback address',
-      callbackHint: 'Starts with http:// or https://, at most 300 characters; leave empty for no push.',
+      callbackHint: 'One address, starting with http:// or https://, at most 300 characters; leave empty for no push.',
       ipEnabled: 'Enforce the IP whitelist',
       ipEnabledHint: 'When on, only enabled addresses of the IP whitelist may call the open API.',
       callLimit: 'Call limit',

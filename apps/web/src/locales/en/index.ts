@@ -20,5 +20,6 @@ import diagnose from './diagnose.ts';
 import cardcat from './cardcat.ts';
 import usage from './usage.ts';
 import pool from './pool.ts';
+import search from './search.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search };

@@ -131,6 +131,7 @@ const en: Messages<typeof zh> = {
     noApn: 'China Unicom has no APN yet; add one under "APN management" first',
     roamingZone: 'Roaming zone',
     dataLimitMb: 'Data limit (MB)',
+    dataLimit: 'Data limit',
     smsLimit: 'SMS limit (messages)',
     speedLimitKbps: 'Speed limit (kbps)',
     unlimited: 'Unlimited',

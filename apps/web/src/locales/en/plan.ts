@@ -19,6 +19,9 @@ const en: Messages<typeof zh> = {
     cycleValue: 'Cycle length',
     durationMonths: 'Duration (months)',
     quotaMb: 'Total quota (MB)',
+    // shown with its scaled size ('10 GB'); the form field keeps the MB label above
+    quota: 'Total quota',
+    testQuota: 'Test quota',
     useUpAction: 'When data is used up',
     terminateByUsage: 'Terminate by usage',
     overageGrade: 'Out-of-plan grade',
@@ -106,6 +109,8 @@ const en: Messages<typeof zh> = {
     cancel: 'Cancel',
     zone: {
       title: 'Zone {{index}}',
+      nameEn: 'English name',
+      nameEnHint: 'Optional: shown in the English console instead of the zone name',
       add: 'Add zone',
       remove: 'Remove zone',
       limit: '{{count}} / {{max}} zones',

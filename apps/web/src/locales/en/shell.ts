@@ -2,8 +2,6 @@ import type zh from '../zh/shell.ts';
 import type { Messages } from '../types.ts';
 
 const en: Messages<typeof zh> = {
-  searchPages: 'Search pages',
-  searchNoMatch: 'No matching page',
   help: 'Help',
   apiManager: 'API manager',
   userGuide: 'User guide',

@@ -59,10 +59,5 @@ const en: Messages<typeof zh> = {
     cell: 'Cell',
     stock: 'Platform stock',
   },
-  duration: {
-    h: '{{n}} h',
-    m: '{{n}} min',
-    s: '{{n}} s',
-  },
 };
 export default en;

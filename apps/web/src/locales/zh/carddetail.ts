@@ -9,6 +9,13 @@ export default {
     batch: '批次', activatedAt: '激活时间', firstUsedAt: '首次使用时间', testEndAt: '测试期结束', silentEndAt: '库存期结束', renewalMode: '续订方式',
     operationMode: '运营模式', euicc: 'eUICC', eid: 'EID', createdAt: '入库时间', updatedAt: '更新时间',
   },
+  overview: {
+    title: '概览', state: '状态', plan: '套餐', noPlan: '无套餐', operator: '运营商', customer: '客户', pool: '流量池', noPool: '未加入流量池',
+    connection: '在线 / 最近会话', onlineFor: '本次会话已持续 {{d}}', online: '在线', offlineAgo: '最近会话在 {{d}}前', never: '从未建立数据会话',
+    usage: '本周期用量', usedOf: '{{used}} / {{quota}}', usedNoQuota: '已用 {{used}}（不限流量）', cycle: '周期 {{from}} – {{to}}',
+    usageUnavailable: '用量数据暂不可用。', daily: '本周期按日用量', chart: '图表', table: '表格', chartError: '图表加载失败，请切换到表格查看。',
+    noUsage: '本周期还没有用量。', noUsageHint: '已激活或测试期的卡使用数据后，运营商用量每 5 分钟同步一次。',
+  },
   stock: '平台库存',
   yes: '是',
   no: '否',
@@ -30,8 +37,8 @@ export default {
   },
   usage: {
     cycle: '本周期', contractCycle: '合约周期', billingCycle: '运营商账期', quota: '额度', used: '已用', remaining: '剩余', unlimited: '不限',
-    exhausted: '额度已于 {{at}} 用尽', perDay: '按日用量', day: '日期', bytes: '流量', sms: '短信', voice: '语音（秒）', sessionsCount: '会话数',
-    sessions: '最近会话（3 天内最多 100 条）', startedAt: '开始', endedAt: '结束', open: '进行中', duration: '时长（秒）', apn: 'APN', rat: '网络',
+    exhausted: '额度已于 {{at}} 用尽', day: '日期', bytes: '流量', sms: '短信', voice: '语音时长', sessionsCount: '会话数',
+    sessions: '最近会话（3 天内最多 100 条）', startedAt: '开始', endedAt: '结束', open: '进行中', duration: '时长', apn: 'APN', rat: '网络',
     cell: '小区', up: '上行', down: '下行', noSessions: '最近 3 天没有数据会话。', noUsage: '本周期还没有用量。',
     unavailable: '用量数据暂不可用。',
   },
@@ -47,13 +54,16 @@ export default {
     packs: '已订购加油包', noBills: '账单功能上线前这里不显示账单；以上为这张卡的计费依据。', noPlan: '这张卡还没有套餐，没有计费信息。',
   },
   sms: {
-    send: '发送短信', content: '短信内容', counter: '{{n}} / {{max}} 个字符', hint: '含中文等字符时最多 70 个字符，否则最多 160 个。',
+    send: '发送短信', sendButton: '发送', content: '短信内容', counter: '{{n}} / {{max}} 个字符', hint: '含中文等字符时最多 70 个字符，否则最多 160 个。',
     status: '状态', direction: '方向', createdAt: '时间', createdBy: '发送人', messageId: '运营商消息编号', failReason: '失败原因',
     empty: '还没有短信。', confirm: '确认给 {{msisdn}} 发送这条短信？', required: '请输入短信内容',
   },
   actions: {
     edit: '编辑', changeStatus: '变更状态', renew: '续订周期', changePlan: '变更套餐', orderPack: '订购加油包', sms: '发送短信', qr: '下载二维码',
-    blockZone: '限制区域 / 网络', confirmTitle: '请确认', reason: '原因（可选）',
+    blockZone: '限制区域 / 网络', confirmTitle: '请确认', reason: '原因（可选）', networkReset: '网络重置', diagnose: '诊断',
+    resetConfirm: '重置这张卡的网络？', resetDesc: '卡会断开当前数据会话并重新附着网络，终端可能短暂离线。两次重置至少间隔 3 分钟。',
+    resetDone: '已提交网络重置', resetNotSent: '已记录网络重置；该运营商没有接入配置，未下发到运营商', availableAt: '{{time}} 后可再次操作',
+    noStateChange: '“{{state}}”状态的卡没有可执行的状态变更', notNow: '当前不可用',
   },
   edit: { title: '编辑卡信息', labels: '标签', labelsHint: '可选平台标签和本客户的标签' },
   status: {

@@ -3,6 +3,7 @@ export default {
   fields: {
     commservId: '服务 ID',
     commservName: '通信服务名称',
+    commservNameEn: '英文名称',
     commservType: '服务类型',
     directional: '是否定向',
     priority: '优先级',
@@ -37,6 +38,7 @@ export default {
     addTitle: '新增通信服务',
     editTitle: '编辑通信服务',
     nameHint: '1-64 个字符，不区分大小写唯一',
+    nameEnHint: '选填：英文界面显示此名称，不填则显示通信服务名称',
     priorityHint: '1-10，数字越小优先级越高',
     priorityOption: '{{level}} 级',
     directionalHint: '定向服务只能访问白名单中的域名或地址，至少填写一个白名单',

@@ -1,7 +1,7 @@
 /** Card diagnosis (/shortcuts/diagnose/detail/:iccId?, issue 5). */
 export default {
   title: '卡诊断',
-  intro: '输入卡的 ICCID，检查卡状态、套餐与用量、区域限制、最近会话与 APN、运营商连接，并给出处理建议。诊断适用于专业版卡，每次诊断都会记录。',
+  intro: '输入卡的 ICCID，检查卡状态、套餐与用量、区域限制、最近会话与 APN、运营商连接，并给出处理建议；专业版卡还检查通信策略。每次诊断都会记录。',
   iccid: 'ICCID',
   iccidPlaceholder: '19-20 位 ICCID',
   iccidRule: 'ICCID 为 19-20 位数字',
@@ -31,6 +31,8 @@ export default {
   overallWarning: '有需要注意的地方',
   overallProblem: '发现问题，需要处理',
   overallDesc: '共 {{total}} 项检查：{{ok}} 项正常，{{warning}} 项注意，{{problem}} 项异常。',
+  overallDescNa: '共 {{total}} 项检查：{{ok}} 项正常，{{warning}} 项注意，{{problem}} 项异常，{{na}} 项不适用。',
+  standardNote: '这是一张标准版卡：平台完成了不需要专业版网络的检查（卡状态、套餐与用量、区域限制、最近会话、运营商连接）；只适用于专业版卡的检查标为“不适用”。',
   suggestion: '建议',
   facts: '检查依据',
   cardDetail: '卡详情',
@@ -61,6 +63,7 @@ export default {
     zoneLimits: '区域限制',
     session: '会话与 APN',
     operator: '运营商连接',
+    policy: '通信策略',
   },
   actionLink: {
     changePlan: '去卡详情变更套餐',
@@ -69,5 +72,6 @@ export default {
     permitZones: '去卡详情放开区域',
     accessConfig: '打开接入配置',
     changeFailures: '打开换卡失败记录',
+    commservConfig: '打开通信服务',
   },
 };

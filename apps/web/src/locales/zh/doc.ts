@@ -118,7 +118,7 @@ export default {
       },
       amounts: {
         q: '金额和流量是怎么显示的？',
-        a: '金额以人民币（CNY）显示，保留两位小数并带千分位，0 显示为 0.00，空值显示为“-”。流量按 1024 进制换算，显示为 B、KB、MB、GB、TB，保留两位小数。',
+        a: '金额以人民币（CNY）显示，保留两位小数并带千分位，0 显示为 0.00，空值显示为“-”。流量按 1024 进制换算，自动选用数值不小于 1 的最大单位（B、KB、MB、GB、TB），最多两位小数且不补零，如 10 GB、1.5 GB、512 MB。',
       },
       password: {
         q: '密码有什么要求？',
@@ -142,7 +142,7 @@ export default {
       },
       logo: {
         q: 'Logo 有什么要求？',
-        a: '在右上角用户菜单的“Logo 设置”中上传，只支持 jpg 或 png 单个文件，大小不超过 1500KB（1,536,000 字节）。需要 Logo 设置权限（1000004）。二级客户使用自己客户的 Logo。',
+        a: '在右上角用户菜单的“Logo 设置”中上传，只支持 jpg 或 png 单个文件，大小须小于 1500KB（1,536,000 字节）。需要 Logo 设置权限（1000004）。二级客户使用自己客户的 Logo。',
       },
       language: {
         q: '如何切换中英文？',
@@ -245,7 +245,7 @@ export default {
     },
     logo: {
       title: '设置 Logo',
-      p1: '在用户菜单中选择“{{logo}}”（需要权限 1000004），上传 jpg 或 png 图片，大小不超过 1500KB。Logo 会显示在左侧菜单顶部和登录页。',
+      p1: '在用户菜单中选择“{{logo}}”（需要权限 1000004），上传 jpg 或 png 图片，大小须小于 1500KB。Logo 会显示在左侧菜单顶部和登录页。',
       p2: '二级客户使用自己客户的 Logo，其他账号使用所属一级客户的 Logo。',
     },
     api: {
@@ -335,6 +335,7 @@ export default {
         REDIS_URL: '多实例共享的限流计数（未设置时在进程内存中）',
         CMP_RATE_LIMIT: '每个访问令牌每分钟的调用次数上限，超出返回 HTTP 429 / 20006',
         CMP_RATE_LIMIT_IP: '每个客户端 IP 每分钟的调用次数上限',
+        CMP_TRUSTED_PROXIES: '服务前面的反向代理的地址或 CIDR 网段（逗号分隔），只有它们转发的 X-Forwarded-For 才被采信；部署在代理后面时须设置，否则所有客户端都算作代理的地址',
         CMP_LOGIN_CAPTCHA: '登录验证码：always 始终、after-failures 失败 3 次后、off 关闭',
         CMP_SESSION_TTL_HOURS: '访问令牌的有效小时数',
         CMP_API_LOG_RETENTION_DAYS: 'API 请求日志保留天数',
@@ -429,7 +430,7 @@ export default {
     config: {
       title: 'API 配置',
       callbackUrl: '回调地址',
-      callbackHint: '以 http:// 或 https:// 开头，最多 300 个字符；留空表示不推送。',
+      callbackHint: '一个地址，以 http:// 或 https:// 开头，最多 300 个字符；留空表示不推送。',
       ipEnabled: '启用 IP 白名单校验',
       ipEnabledHint: '开启后，仅 IP 白名单中已启用的地址可以调用开放 API。',
       callLimit: '调用频率上限',

@@ -129,6 +129,7 @@ export default {
     noApn: '中国联通还没有 APN，请先在“APN 管理”中新增',
     roamingZone: '漫游区域',
     dataLimitMb: '数据上限（MB）',
+    dataLimit: '数据上限',
     smsLimit: '短信上限（条）',
     speedLimitKbps: '限速（kbps）',
     unlimited: '不限',

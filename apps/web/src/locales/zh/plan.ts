@@ -17,6 +17,9 @@ export default {
     cycleValue: '周期长度',
     durationMonths: '合约期（月）',
     quotaMb: '总流量（MB）',
+    // shown with its scaled size ('10 GB'); the form field keeps the MB label above
+    quota: '总流量',
+    testQuota: '测试流量',
     useUpAction: '流量用尽后',
     terminateByUsage: '按用量终止',
     overageGrade: '套外计费档位',
@@ -104,6 +107,8 @@ export default {
     cancel: '取消',
     zone: {
       title: '区域 {{index}}',
+      nameEn: '英文名称',
+      nameEnHint: '选填：英文界面显示此名称，不填则显示区域名称',
       add: '添加区域',
       remove: '删除区域',
       limit: '已 {{count}} / {{max}} 个区域',

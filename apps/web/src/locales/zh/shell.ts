@@ -1,6 +1,4 @@
 export default {
-  searchPages: '搜索页面',
-  searchNoMatch: '没有匹配的页面',
   help: '帮助',
   apiManager: 'API 管理',
   userGuide: '用户指南',

@@ -57,9 +57,4 @@ export default {
     cell: '小区',
     stock: '平台库存',
   },
-  duration: {
-    h: '{{n}} 小时',
-    m: '{{n}} 分',
-    s: '{{n}} 秒',
-  },
 };

@@ -3,7 +3,7 @@ import { Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { ApnStatus, ApnType, IpAllocation, formatDateTime, network, type ResponseOf } from '@lynx/contract';
+import { ApnStatus, ApnType, IpAllocation, formatDateTime, network, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { call } from '../../request/http.ts';
 import { StatusTag } from '../../components/StatusTag.tsx';
 
@@ -47,6 +47,6 @@ export function apnColumns(t: TFunction, names: Map<number, string>, opts: { wit
       render: (v: string | null) => (v ? <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 220 }}>{v}</Typography.Text> : '-'),
     },
     { title: t('operator.apn.createdBy'), dataIndex: 'createdBy', width: 120 },
-    { title: t('operator.apn.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 180, render: (v: string) => formatDateTime(v) },
+    { title: withZoneLabel(t('operator.apn.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 180, render: (v: string) => formatDateTime(v) },
   ];
 }

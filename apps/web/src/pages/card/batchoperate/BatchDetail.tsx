@@ -3,7 +3,7 @@ import { Alert, App, Button, Input, Segmented, Space, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { batch, formatDateTime } from '@lynx/contract';
+import { batch, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { DetailPage } from '../../../components/DetailPage.tsx';
 import { SearchTable } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
@@ -14,6 +14,7 @@ import {
   ITEM_COLORS, ITEM_TABS, STATE_COLORS, VERDICT_COLORS, SCOPES, operationText, tabFilter,
   type BatchItemRow, type BatchScope, type ItemTab,
 } from './scope.ts';
+import { shortBatchId, usePageTitle } from '../../../layout/pageTitle.ts';
 
 const { BatchType, BatchState, BatchSource, BatchVerdict, BatchItemStatus } = batch;
 const POLL_MS = 2000;
@@ -40,6 +41,7 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
     refetchInterval: (q) => (q.state.data?.state === BatchState.Running ? POLL_MS : false),
   });
   const b = detail.data;
+  usePageTitle(b ? shortBatchId(b.batchId) : null);
   const isRunning = b?.state === BatchState.Running;
   const items = useSearchTable(batch.getBatchItemPage, {
     fixed: { batchId, ...tabFilter(tab), ...(iccid ? { iccid } : {}) },
@@ -124,9 +126,9 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
               { label: C('duplicates'), value: b.duplicateCount },
               { label: C('progress'), value: <BatchProgress b={b} />, span: 2 },
               { label: `${C('succeeded')} / ${C('failed')}`, value: <><Tag color="success">{b.succeededCount}</Tag><Tag color={b.failedCount ? 'error' : 'default'}>{b.failedCount}</Tag></> },
-              { label: C('createdAt'), value: when(b.createdAt) },
-              { label: C('confirmedAt'), value: when(b.confirmedAt) },
-              { label: b.cancelledAt ? C('cancelledAt') : C('finishedAt'), value: when(b.cancelledAt ?? b.finishedAt) },
+              { label: withZoneLabel(C('createdAt')), value: when(b.createdAt) },
+              { label: withZoneLabel(C('confirmedAt')), value: when(b.confirmedAt) },
+              { label: withZoneLabel(b.cancelledAt ? C('cancelledAt') : C('finishedAt')), value: when(b.cancelledAt ?? b.finishedAt) },
               ...(b.params.reason ? [{ label: t('batch.wizard.reason'), value: b.params.reason, span: 3 }] : []),
             ]
           : []
@@ -152,7 +154,7 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
           { title: C('reason'), dataIndex: 'reason', width: 260, render: (v: string | null) => v ?? '-' },
           { title: C('result'), dataIndex: 'status', width: 100, render: (v: number) => <StatusTag enumOf={BatchItemStatus} value={v} colors={ITEM_COLORS} /> },
           { title: C('error'), dataIndex: 'error', width: 300, render: (v: string | null) => v ?? '-' },
-          { title: C('doneAt'), dataIndex: 'doneAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+          { title: withZoneLabel(C('doneAt')), dataIndex: 'doneAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
         ]}
       />
     </DetailPage>

@@ -4,7 +4,7 @@ import { DownloadOutlined, PlusOutlined, SyncOutlined } from '@ant-design/icons'
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Dayjs } from 'dayjs';
-import { batch, formatDateTime, type ResponseOf } from '@lynx/contract';
+import { batch, formatDateTime, type ResponseOf, formatCount, withZoneLabel } from '@lynx/contract';
 import { SearchTable, type SearchField } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
@@ -77,7 +77,7 @@ export function BatchList({ scope, poolId }: { scope: BatchScope; poolId?: numbe
 
   return (
     <>
-      <Typography.Paragraph type="secondary" style={{ margin: '0 0 12px' }}>{B(`intro.${scope}`, { max: SCOPES[scope].max.toLocaleString() })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary" style={{ margin: '0 0 12px' }}>{B(`intro.${scope}`, { max: formatCount(SCOPES[scope].max) })}</Typography.Paragraph>
       <SearchTable<BatchSummary>
         table={table}
         title={
@@ -140,7 +140,7 @@ export function BatchList({ scope, poolId }: { scope: BatchScope; poolId?: numbe
             render: (v: number, b) => (b.fileName ? <Tooltip title={b.fileName}>{BatchSource.label(v, lang)}: {b.fileName}</Tooltip> : BatchSource.label(v, lang)),
           },
           { title: C('createdBy'), dataIndex: 'createdBy', width: 110, ellipsis: true },
-          { title: C('createdAt'), dataIndex: 'createdAt', width: 165, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(C('createdAt')), dataIndex: 'createdAt', width: 165, render: (v: string) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: isPool ? 150 : 80,
             render: (_: unknown, b) => (

@@ -88,10 +88,7 @@ export function NewBatchModal({ open, onClose, scope, types, initialType, select
     try {
       let r: BatchSummary | null;
       if (source === 'file') {
-        const body = new FormData();
-        body.append('params', JSON.stringify(params));
-        body.append(batch.BATCH_FILE_FIELD, file!);
-        r = await upload(batch.validateBatchFile, body, { silent: true });
+        r = await upload(batch.validateBatchFile, file!, { params: JSON.stringify(params) }, { silent: true });
       } else if (source === 'filter') {
         const { current: _c, pageSize: _p, sortField: _s, sortOrder: _o, ...f } = snap.filters ?? {};
         r = await call(batch.validateBatch, { params, sourceKind: 'filter', filters: f }, { silent: true });

@@ -13,12 +13,12 @@ import { STATE_COLORS } from './list/index.tsx';
  * QR code download for chosen cards (card list selection or the card detail): shows which cards get a QR code
  * and which are skipped with the reason, then creates a download task (a zip of PNGs).
  */
-export function QrDownloadButton({ iccids, block }: { iccids: string[]; block?: boolean }) {
+export function QrDownloadButton({ iccids, block, disabled }: { iccids: string[]; block?: boolean; disabled?: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button icon={<QrcodeOutlined />} block={block} onClick={() => setOpen(true)} disabled={!iccids.length} title={iccids.length ? undefined : t('carddetail.qr.selectFirst')} data-testid="qr-button">
+      <Button icon={<QrcodeOutlined />} block={block} onClick={() => setOpen(true)} disabled={disabled || !iccids.length} title={iccids.length ? undefined : t('carddetail.qr.selectFirst')} data-testid="qr-button">
         {t('carddetail.actions.qr')}
       </Button>
       {open && <QrModal iccids={iccids} onClose={() => setOpen(false)} />}
@@ -43,6 +43,8 @@ function QrModal({ iccids, onClose }: { iccids: string[]; onClose: () => void })
     try {
       const r = await call(carddetail.exportQrCodes, { iccids });
       void qc.invalidateQueries({ queryKey: [system.getDownloadTaskListPage.name] });
+      // the header badge follows the new task (and tells when it is ready)
+      void qc.invalidateQueries({ queryKey: [system.getDownloadBadge.name] });
       message.success({
         content: (
           <span>

@@ -41,10 +41,7 @@ export function ImportModal({ open, onClose, onDone }: { open: boolean; onClose:
     }
     setBusy(true);
     try {
-      const form = new FormData();
-      if (remark.trim()) form.append('remark', remark.trim());
-      form.append(carddata.CARD_IMPORT_FILE_FIELD, file);
-      const r = await upload(carddata.importCards, form, { silent: true });
+      const r = await upload(carddata.importCards, file, { remark: remark.trim() }, { silent: true });
       if (!r) return;
       message.success(I('done', { success: r.successRows, failed: r.failedRows }));
       setFile(null);

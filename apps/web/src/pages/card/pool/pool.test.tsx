@@ -128,7 +128,7 @@ describe('pool screens', () => {
     at('/card/pool/list');
     expect(await screen.findByText('East fleet')).toBeInTheDocument();
     expect(screen.getByText('Acme Logistics')).toBeInTheDocument();
-    expect(screen.getByText('9.00 GB / 10.00 GB')).toBeInTheDocument();
+    expect(screen.getByText('9 GB / 10 GB')).toBeInTheDocument();
     expect(screen.getByTestId('pool-usage')).toHaveAttribute('data-level', 'alert');
     expect(screen.getByText('Normal')).toBeInTheDocument();
 
@@ -169,7 +169,7 @@ describe('pool screens', () => {
     at('/card/pool/detail/5');
     expect(await screen.findByText('89860000000000000001')).toBeInTheDocument();
     expect(screen.getByText('IoT 5G')).toBeInTheDocument();
-    expect(screen.getByText('1.00 GB')).toBeInTheDocument(); // remaining
+    expect(screen.getByText('1 GB')).toBeInTheDocument(); // remaining
     expect(bodiesOf(sent, pool.getPoolCardPage)[0]).toMatchObject({ poolId: 5 });
 
     fireEvent.click(screen.getByTestId('pool-add-cards'));

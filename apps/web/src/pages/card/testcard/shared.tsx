@@ -1,6 +1,6 @@
 import { Progress, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatSize } from '@lynx/contract';
+import { formatSizeIn } from '@lynx/contract';
 
 const DAY_MS = 86_400_000;
 
@@ -18,15 +18,15 @@ export function DaysLeft({ testEndAt }: { testEndAt: string | null }) {
 export function TestUsage({ usedKb, quotaKb }: { usedKb: number | null; quotaKb: number | null }) {
   const { t } = useTranslation();
   if (usedKb === null) return <Typography.Text type="secondary">{t('cardcat.testCard.usageUnknown')}</Typography.Text>;
-  const used = formatSize(usedKb * 1024);
+  const used = formatSizeIn(usedKb, 'KB');
   if (!quotaKb) return <>{used}</>;
   const pct = Math.min(100, Math.round((usedKb / quotaKb) * 100));
   return (
     <div style={{ minWidth: 140 }}>
-      <Typography.Text style={{ whiteSpace: 'nowrap' }}>{used} / {formatSize(quotaKb * 1024)}</Typography.Text>
+      <Typography.Text style={{ whiteSpace: 'nowrap' }}>{used} / {formatSizeIn(quotaKb, 'KB')}</Typography.Text>
       <Progress percent={pct} size="small" showInfo={false} status={pct >= 100 ? 'exception' : 'normal'} />
     </div>
   );
 }
 
-export const kb = (v: number | null) => (v === null ? '-' : formatSize(v * 1024));
+export const kb = (v: number | null) => (v === null ? '-' : formatSizeIn(v, 'KB'));

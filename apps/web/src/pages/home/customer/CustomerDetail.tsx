@@ -4,7 +4,7 @@ import { EditOutlined, TeamOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  account, CustomerLevel, CustomerStatus, InvoiceType, PaymentModel, formatDateTime, formatMoney, type ResponseOf,
+  account, CustomerLevel, CustomerStatus, InvoiceType, PaymentModel, formatDateTime, formatMoney, type ResponseOf, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
@@ -102,8 +102,8 @@ export function CustomerDetail({ custId, onClose, onEdit, onAccounts }: {
             [f('salesPhone'), c.salesPhone],
             [f('salesEmail'), c.salesEmail, true],
             [t('common.remark'), c.remark, true],
-            [t('common.createdAt'), formatDateTime(c.createdAt)],
-            [t('common.updatedAt'), formatDateTime(c.updatedAt)],
+            [withZoneLabel(t('common.createdAt')), formatDateTime(c.createdAt)],
+            [withZoneLabel(t('common.updatedAt')), formatDateTime(c.updatedAt)],
           ])}
         </>
       )}

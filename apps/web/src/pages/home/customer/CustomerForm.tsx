@@ -33,8 +33,13 @@ export function CustomerForm({ open, record, onClose }: { open: boolean; record:
   const [form] = Form.useForm<CustomerFormValues>();
   const [busy, setBusy] = useState(false);
   const roleType = useSession((s) => s.roleId);
+  const ownCustId = useSession((s) => s.custId);
   const staff = roleType !== null && STAFF_ROLE_TYPES.includes(roleType);
   const editing = record !== null;
+  // state, payment model and sales contact are the operator's: a customer's own record shows them read-only
+  // (a channel customer sets them on its second-level customers); the server refuses changes the same way
+  const operatorFieldsLocked = editing && !staff && (record.level !== CustomerLevel.Second || record.custId === ownCustId);
+  const lockedExtra = operatorFieldsLocked ? t('home.customer.operatorFieldHint') : undefined;
 
   useEffect(() => {
     if (!open) return;
@@ -93,7 +98,7 @@ export function CustomerForm({ open, record, onClose }: { open: boolean; record:
               </Form.Item>
             </Col>
           )}
-          {item('status', t('common.status'), <Select options={CustomerStatus.options(lang)} />, [required()])}
+          {item('status', t('common.status'), <Select options={CustomerStatus.options(lang)} disabled={operatorFieldsLocked} />, [required()], lockedExtra)}
           {item('businessUnit', f('businessUnit'), <Input />, [max(100)])}
         </Row>
         <Divider titlePlacement="start" plain>{t('home.customer.sections.admin')}</Divider>
@@ -112,16 +117,16 @@ export function CustomerForm({ open, record, onClose }: { open: boolean; record:
           {item('taxNumber', f('taxNumber'), <Input />, [max(40)])}
           {item('bankName', f('bankName'), <Input />, [max(100)])}
           {item('bankAccount', f('bankAccount'), <Input />, [max(40)])}
-          {item('paymentModel', f('paymentModel'), <Select allowClear options={PaymentModel.options(lang)} />)}
+          {item('paymentModel', f('paymentModel'), <Select allowClear options={PaymentModel.options(lang)} disabled={operatorFieldsLocked} />, [], lockedExtra)}
           {item('industryLevel1', f('industryLevel1'), <Input />, [max(40)])}
           {item('industryLevel2', f('industryLevel2'), <Input />, [max(40)])}
           {item('industryAttribute', f('industryAttribute'), <Input />, [max(100)], undefined, 24)}
         </Row>
         <Divider titlePlacement="start" plain>{t('home.customer.sections.sales')}</Divider>
         <Row gutter={16}>
-          {item('salesName', f('salesName'), <Input />, [max(40)])}
-          {item('salesPhone', f('salesPhone'), <Input />, [ruleOf(validatePhoneList, { optional: true }), max(200)], t('home.customer.phoneHint'))}
-          {item('salesEmail', f('salesEmail'), <Input />, [ruleOf(validateEmailList, { optional: true }), max(500)], t('home.customer.emailHint'))}
+          {item('salesName', f('salesName'), <Input disabled={operatorFieldsLocked} />, [max(40)], lockedExtra)}
+          {item('salesPhone', f('salesPhone'), <Input disabled={operatorFieldsLocked} />, [ruleOf(validatePhoneList, { optional: true }), max(200)], t('home.customer.phoneHint'))}
+          {item('salesEmail', f('salesEmail'), <Input disabled={operatorFieldsLocked} />, [ruleOf(validateEmailList, { optional: true }), max(500)], t('home.customer.emailHint'))}
           {item('remark', t('common.remark'), <Input.TextArea rows={3} showCount maxLength={NOTE_LIMITS.long} />, [max(NOTE_LIMITS.long)], undefined, 24)}
         </Row>
       </Form>

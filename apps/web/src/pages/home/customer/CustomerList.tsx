@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Space, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { account, CustomerLevel, CustomerStatus, formatDateTime, formatMoney } from '@lynx/contract';
+import { useNavigate, useSearchParams } from 'react-router';
+import { account, CustomerLevel, CustomerStatus, formatDateTime, formatMoney, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
@@ -21,6 +21,16 @@ export function CustomerList() {
   const canEdit = usePerm(account.updateCustomer.perm);
   const canAccounts = usePerm(account.getAccountListPage.perm);
   const [detailId, setDetailId] = useState<number | null>(null);
+  // ?custId= opens that customer's detail (the header search links here); closing it drops the parameter
+  const [params, setParams] = useSearchParams();
+  useEffect(() => {
+    const id = Number(params.get('custId'));
+    if (Number.isInteger(id) && id > 0) setDetailId(id);
+  }, [params]);
+  const closeDetail = () => {
+    setDetailId(null);
+    if (params.has('custId')) setParams({}, { replace: true });
+  };
   const [form, setForm] = useState<{ record: CustomerRecord | null } | null>(null);
   const toAccounts = (custId: number) => navigate(`/home/account/list/${custId}`);
   const f = (k: string) => t(`home.customer.fields.${k}`);
@@ -56,7 +66,7 @@ export function CustomerList() {
           { title: f('adminEmail'), dataIndex: 'adminEmail', width: 220, ellipsis: true },
           { title: `${f('preDeposit')} (${t('home.customer.currency')})`, dataIndex: 'preDeposit', width: 150, align: 'right', render: money },
           { title: `${f('credit')} (${t('home.customer.currency')})`, dataIndex: 'credit', width: 150, align: 'right', render: money },
-          { title: t('common.createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: 200,
             render: (_v, row) => (
@@ -71,10 +81,10 @@ export function CustomerList() {
       />
       <CustomerDetail
         custId={detailId}
-        onClose={() => setDetailId(null)}
+        onClose={closeDetail}
         onEdit={(c) => setForm({ record: c })}
         onAccounts={(id) => {
-          setDetailId(null);
+          closeDetail();
           toAccounts(id);
         }}
       />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Form, Input, Modal, Popconfirm, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { account, AuditStatus, NOTE_LIMITS, formatDateTime, validateLength, type ResponseOf } from '@lynx/contract';
+import { account, AuditStatus, NOTE_LIMITS, formatDateTime, validateLength, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
@@ -68,7 +68,7 @@ export function RegisterApplies() {
           { name: 'auditStatus', label: t('home.apply.auditStatus'), type: 'enum', enumOf: AuditStatus },
         ]}
         columns={[
-          { title: t('home.apply.appliedAt'), dataIndex: 'createdAt', width: 170, render: (v) => formatDateTime(v) },
+          { title: withZoneLabel(t('home.apply.appliedAt')), dataIndex: 'createdAt', width: 170, render: (v) => formatDateTime(v) },
           { title: t('home.customer.fields.custName'), dataIndex: 'custName', width: 200, ellipsis: true },
           { title: t('home.account.loginName'), dataIndex: 'loginName', width: 140, ellipsis: true },
           { title: t('home.customer.fields.adminName'), dataIndex: 'adminName', width: 120, ellipsis: true },
@@ -80,7 +80,7 @@ export function RegisterApplies() {
           { title: t('home.apply.auditStatus'), dataIndex: 'auditStatus', width: 100, render: (v: number) => <StatusTag enumOf={AuditStatus} value={v} colors={AUDIT_COLORS} /> },
           { title: t('home.apply.auditReason'), dataIndex: 'auditReason', width: 180, ellipsis: true, render: (v) => v ?? '-' },
           { title: t('home.apply.auditBy'), dataIndex: 'auditBy', width: 120, ellipsis: true, render: (v) => v ?? '-' },
-          { title: t('home.apply.auditAt'), dataIndex: 'auditAt', width: 170, render: (v) => formatDateTime(v) },
+          { title: withZoneLabel(t('home.apply.auditAt')), dataIndex: 'auditAt', width: 170, render: (v) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: 140,
             render: (_v, row) =>

@@ -18,7 +18,7 @@ export function DocArticle({ title, intro, sections, extra }: { title: string; i
   return (
     <Row gutter={16} wrap>
       <Col xs={24} lg={18} xl={19}>
-        <div className="lx-card">
+        <div className="lx-card lx-doc">
           <Typography>
             <Typography.Title level={3} style={{ marginTop: 0 }}>{title}</Typography.Title>
             <Typography.Paragraph type="secondary">{intro}</Typography.Paragraph>

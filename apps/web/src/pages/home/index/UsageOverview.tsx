@@ -8,6 +8,8 @@ import { CardState, Operator, Perm, formatSize, usage, type Endpoint, type Lang 
 import { call } from '../../../request/http.ts';
 import { usePerm } from '../../../components/PermButton.tsx';
 import { Chart } from '../../../components/Chart.tsx';
+import { sizeScale, tooltipSize } from '../../../components/sizeChart.ts';
+import { cardListLink } from '../../card/card-list/list/deepLink.ts';
 
 /** Bar colours of the card states (the card list's tag colours as hex). */
 const STATE_HEX: Record<number, string> = {
@@ -35,27 +37,6 @@ function Panel({ title, extra, children, testId }: { title: ReactNode; extra?: R
     </div>
   );
 }
-
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
-
-/**
- * Sizes on an axis: the values are drawn in the largest base-1024 unit the data reaches, so the axis steps are round
- * numbers of that unit (0, 1, 2 GB); labels and tooltips show each value's exact size.
- */
-function sizeScale(values: number[]) {
-  const max = Math.max(0, ...values);
-  let k = 0;
-  while (k < UNITS.length - 1 && max >= 1024 ** (k + 1)) k++;
-  const div = 1024 ** k;
-  return {
-    data: values.map((bytes) => ({ value: bytes / div, bytes })),
-    axis: { type: 'value', axisLabel: { formatter: (v: number) => `${Number(v.toFixed(2))} ${UNITS[k]}`, hideOverlap: true }, splitLine: { lineStyle: { type: 'dashed' } } },
-  };
-}
-const tooltipSize = (p: unknown) => {
-  const x = (Array.isArray(p) ? p[0] : p) as { name: string; data: { bytes: number }; marker?: string };
-  return `${x.name}<br/>${x.marker ?? ''}${formatSize(x.data.bytes)}`;
-};
 
 /** Horizontal bars of a top-5 list (largest on top). */
 function topOption(names: string[], values: number[]) {
@@ -92,6 +73,7 @@ export function UsageOverview() {
   const noUsage = month.data !== undefined && (month.data?.bytes ?? 0) === 0;
 
   const cardsLabel = L('cards');
+  const stateAt = (i: number) => states.data?.states[i]?.state;
   const stateOption = useMemo(() => {
     const list = states.data?.states ?? [];
     return {
@@ -100,11 +82,11 @@ export function UsageOverview() {
       xAxis: { type: 'category', data: list.map((s) => CardState.label(s.state, lang)), axisLabel: { interval: 0, rotate: lang === 'en' ? 30 : 0, fontSize: 11 } },
       yAxis: { type: 'value', minInterval: 1, splitLine: { lineStyle: { type: 'dashed' } } },
       series: [{
-        type: 'bar', name: cardsLabel, barMaxWidth: 28, label: { show: true, position: 'top' },
+        type: 'bar', name: cardsLabel, barMaxWidth: 28, label: { show: true, position: 'top' }, cursor: canCards ? 'pointer' : 'default',
         data: list.map((s) => ({ value: s.count, itemStyle: { color: STATE_HEX[s.state] ?? BLUE, borderRadius: [4, 4, 0, 0] } })),
       }],
     };
-  }, [states.data, lang, cardsLabel]);
+  }, [states.data, lang, cardsLabel, canCards]);
   const dailyOption = useMemo(() => {
     const days = month.data?.days ?? [];
     const scale = sizeScale(days.map((d) => d.bytes));
@@ -152,9 +134,12 @@ export function UsageOverview() {
       </div>
       <Row gutter={[12, 12]} style={{ marginBottom: 12 }}>
         <Col xs={12} xl={6}>
-          {stat('stat-cards', L('totalCards'), states.data?.total ?? '-', states.isLoading, undefined, canCards ? () => navigate('/card/card-list/list') : undefined)}
+          {stat('stat-cards', L('totalCards'), states.data?.total ?? '-', states.isLoading, undefined, canCards ? () => navigate(cardListLink({})) : undefined)}
         </Col>
-        <Col xs={12} xl={6}>{stat('stat-activated', L('activated'), activated ?? '-', states.isLoading)}</Col>
+        <Col xs={12} xl={6}>
+          {stat('stat-activated', L('activated'), activated ?? '-', states.isLoading, undefined,
+            canCards ? () => navigate(cardListLink({ states: [CardState.Activated] })) : undefined)}
+        </Col>
         <Col xs={12} xl={6}>
           {stat('stat-month-usage', L('monthUsage'), month.data ? formatSize(month.data.bytes) : '-', month.isLoading,
             month.data ? L('previousMonth', { size: formatSize(month.data.previousBytes) }) : undefined)}
@@ -165,7 +150,9 @@ export function UsageOverview() {
         <Col xs={24} xl={10}>
           <Panel title={L('byState')} testId="chart-card-states">
             {chart(states.isLoading, (states.data?.total ?? 0) === 0,
-              <Chart option={stateOption} height={260} label={L('byState')} errorText={L('chartError')} />, empty(L('noCards'), L('noCardsHint')))}
+              <Chart option={stateOption} height={260} label={L('byState')} errorText={L('chartError')} testId="chart-card-states-canvas"
+                onItemClick={canCards ? (i) => { const s = stateAt(i); if (s !== undefined) navigate(cardListLink({ states: [s] })); } : undefined} />,
+              empty(L('noCards'), L('noCardsHint')))}
           </Panel>
         </Col>
         <Col xs={24} xl={14}>
@@ -178,7 +165,9 @@ export function UsageOverview() {
         <Col xs={24} xl={12}>
           <Panel title={L('topCustomers')} testId="chart-top-customers">
             {chart(customers.isLoading, (customers.data?.list.length ?? 0) === 0,
-              <Chart option={customerOption} height={220} label={L('topCustomers')} errorText={L('chartError')} />, noUsageNode)}
+              <Chart option={customerOption} height={220} label={L('topCustomers')} errorText={L('chartError')}
+                onItemClick={canCards ? (i) => { const c = customers.data?.list[i]; if (c) navigate(cardListLink({ custId: c.custId })); } : undefined} />,
+              noUsageNode)}
           </Panel>
         </Col>
         <Col xs={24} xl={12}>

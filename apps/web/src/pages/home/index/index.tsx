@@ -1,12 +1,15 @@
 import type { ReactNode } from 'react';
 import { Avatar, Button, Card, Col, Empty, Row, Skeleton, Space, Statistic, Table, Tag, Typography } from 'antd';
-import { AppstoreOutlined, NotificationOutlined, RightOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined, AuditOutlined, BellOutlined, CloudDownloadOutlined, DollarOutlined, MedicineBoxOutlined, NotificationOutlined, RetweetOutlined,
+  RightOutlined, RobotOutlined, ShopOutlined, TeamOutlined, ThunderboltOutlined, UndoOutlined, UserOutlined, WalletOutlined,
+} from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
   account, AccountStatus, BehaviorAction, CustomerLevel, notice, Perm, RoleType, system, formatDateTime,
-  type BodyOf, type Endpoint,
+  type BodyOf, type Endpoint, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
 import { usePerm } from '../../../components/PermButton.tsx';
@@ -15,6 +18,14 @@ import { useSession } from '../../../stores/session.ts';
 import { useViewerRoutes } from '../../../routes/viewer.ts';
 import { shortcutTiles } from './tiles.ts';
 import { UsageOverview } from './UsageOverview.tsx';
+import { FleetHealth } from './FleetHealth.tsx';
+
+/** Icons of the shortcut tiles. */
+const TILE_ICONS: Record<string, ReactNode> = {
+  diagnose: <MedicineBoxOutlined />, tip: <BellOutlined />, autoRule: <RobotOutlined />, batch: <ThunderboltOutlined />, bill: <AuditOutlined />,
+  customer: <TeamOutlined />, recharge: <WalletOutlined />, notification: <NotificationOutlined />, unitedCustomer: <ShopOutlined />,
+  capital: <DollarOutlined />, reduceData: <UndoOutlined />, withdraw: <WalletOutlined />, jobs: <CloudDownloadOutlined />, resell: <RetweetOutlined />,
+};
 
 type ListEndpoint = typeof account.getCustomerListPage | typeof account.getAccountListPage;
 
@@ -60,6 +71,7 @@ export default function HomeOverview() {
   const userName = useSession((s) => s.userName);
   const roleType = useSession((s) => s.roleId);
   const { flat } = useViewerRoutes();
+  const permissions = useSession((s) => s.permissions);
   const isSub = roleType === RoleType.SubCustomer;
   const seeCustomers = usePerm(account.getCustomerListPage.perm) && !isSub;
   const seeAccounts = usePerm(account.getAccountListPage.perm) && !isSub;
@@ -86,19 +98,19 @@ export default function HomeOverview() {
     queryFn: ({ signal }) => call(system.getBehaviorLogListPage, behaviorBody, { signal, silent: true }),
     enabled: seeBehavior,
   });
-  const tiles = shortcutTiles(flat);
+  const tiles = shortcutTiles(flat, permissions);
   const note = announcement.data;
   const custName = me.data?.custName;
 
   return (
     <div data-testid="home-overview">
-      <div className="lx-card" style={{ display: 'flex', alignItems: 'center', gap: 16, flexWrap: 'wrap' }}>
-        <Avatar size={56} icon={<UserOutlined />} style={{ background: '#1668dc', flexShrink: 0 }} />
-        <div style={{ minWidth: 0, flex: 1 }}>
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="home-welcome">
+      <div className="lx-card" style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap', paddingBlock: 12 }}>
+        <Avatar size={40} icon={<UserOutlined />} style={{ background: '#1668dc', flexShrink: 0 }} />
+        <div style={{ minWidth: 0, flex: 1, display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
+          <Typography.Title level={5} style={{ margin: 0 }} data-testid="home-welcome">
             {t('home.index.welcome', { name: userName || loginName })}
           </Typography.Title>
-          <Space size={[8, 4]} wrap style={{ marginTop: 6 }}>
+          <Space size={[8, 4]} wrap>
             {roleType !== null && <Tag color="blue">{RoleType.label(roleType, lang)}</Tag>}
             <Typography.Text type="secondary">{t('home.index.loginAs', { loginName })}</Typography.Text>
             {custName && <Typography.Text type="secondary">· {t('home.index.customerOf', { name: custName })}</Typography.Text>}
@@ -106,6 +118,30 @@ export default function HomeOverview() {
         </div>
       </div>
 
+      <FleetHealth />
+
+      <Section title={<Space><AppstoreOutlined />{t('home.index.shortcuts')}</Space>} testId="home-shortcuts">
+        {tiles.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.index.noShortcuts')} />
+        ) : (
+          <Row gutter={[12, 12]}>
+            {tiles.map((tile) => (
+              <Col key={tile.key} xs={12} md={8} xl={4}>
+                <Card hoverable size="small" onClick={() => navigate(tile.path)} data-testid={`tile-${tile.key}`} role="link" tabIndex={0}
+                  onKeyDown={(e) => { if (e.key === 'Enter') navigate(tile.path); }}>
+                  <Space align="start">
+                    <span style={{ fontSize: 20, color: '#1668dc' }}>{TILE_ICONS[tile.key] ?? <AppstoreOutlined />}</span>
+                    <div style={{ minWidth: 0 }}>
+                      <Typography.Text strong ellipsis style={{ display: 'block' }}>{tile.title[lang]}</Typography.Text>
+                      <Typography.Text type="secondary" ellipsis style={{ fontSize: 12, display: 'block' }}>{t(`menu.${tile.screenKey}`)}</Typography.Text>
+                    </div>
+                  </Space>
+                </Card>
+              </Col>
+            ))}
+          </Row>
+        )}
+      </Section>
       {(seeCustomers || seeAccounts) && (
         <Row gutter={[12, 12]} style={{ marginBottom: 12 }}>
           {seeCustomers && (
@@ -165,7 +201,7 @@ export default function HomeOverview() {
                 scroll={{ x: 'max-content' }}
                 locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.index.noBehavior')} /> }}
                 columns={[
-                  { title: t('home.index.behaviorTime'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+                  { title: withZoneLabel(t('home.index.behaviorTime')), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
                   { title: t('home.index.behaviorUser'), dataIndex: 'loginName', ellipsis: true },
                   { title: t('home.index.behaviorAction'), dataIndex: 'action', render: (v: number) => <StatusTag enumOf={BehaviorAction} value={v} /> },
                   { title: t('home.index.behaviorTarget'), dataIndex: 'target', ellipsis: true, render: (v) => v ?? '-' },
@@ -176,27 +212,6 @@ export default function HomeOverview() {
         )}
       </Row>
 
-      <Section title={<Space><AppstoreOutlined />{t('home.index.shortcuts')}</Space>} testId="home-shortcuts">
-        {tiles.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.index.noShortcuts')} />
-        ) : (
-          <Row gutter={[12, 12]}>
-            {tiles.map((tile) => (
-              <Col key={tile.path} xs={12} md={8} xl={6} xxl={4}>
-                <Card hoverable size="small" onClick={() => navigate(tile.path)} data-testid={`tile-${tile.path}`}>
-                  <Space align="start">
-                    <span style={{ fontSize: 20, color: '#1668dc' }}>{tile.icon ?? <AppstoreOutlined />}</span>
-                    <div style={{ minWidth: 0 }}>
-                      <Typography.Text strong ellipsis style={{ display: 'block' }}>{t(`menu.${tile.titleKey}`)}</Typography.Text>
-                      {tile.groupKey && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t(`menu.${tile.groupKey}`)}</Typography.Text>}
-                    </div>
-                  </Space>
-                </Card>
-              </Col>
-            ))}
-          </Row>
-        )}
-      </Section>
     </div>
   );
 }

@@ -1,58 +1,65 @@
 import { describe, expect, it } from 'vitest';
-import { filterRoutes, flatten } from '../../../routes/derive.ts';
+import { HOME_TILES, allPermissionCodes } from '@lynx/contract';
+import { filterRoutes, flatten, matchRoute } from '../../../routes/derive.ts';
+import { routes } from '../../../routes/table.tsx';
 import type { RouteDef } from '../../../routes/types.ts';
-import { shortcutTiles } from './tiles.ts';
+import { TILE_TARGETS, shortcutTiles } from './tiles.ts';
 
 const page = () => Promise.resolve({ default: () => null });
+const code = (key: string) => HOME_TILES.find((t) => t.key === key)!.code;
+const ALL_TILES = HOME_TILES.map((t) => t.code);
+
+// a small route table: diagnosis and download tasks exist, bills do not
 const table: RouteDef[] = [
   {
-    path: 'home', titleKey: 'home', perm: 1, icon: 'H', redirectToFirstChild: true,
+    path: 'home', titleKey: 'home', perm: 1000000,
     children: [
       { path: 'index', titleKey: 'homeIndex', page },
-      { path: 'customer', titleKey: 'homeCustomer', perm: 3, hideForRoles: [5000], page },
-      {
-        path: 'account', titleKey: 'homeAccount', perm: 2, hideChildrenInMenu: true,
-        children: [
-          { path: 'list/:channelCustId?', titleKey: 'homeAccount', page },
-          { path: 'freeze/:loginName', titleKey: 'homeAccountFreeze', page },
-        ],
-      },
-      {
-        path: 'doc', titleKey: 'homeFaq', hideInMenu: true,
-        children: [
-          { path: 'api-manager', titleKey: 'homeApiManager', perm: 4, page },
-          { path: 'faq', titleKey: 'homeFaq', page },
-        ],
-      },
+      { path: 'customer', titleKey: 'homeCustomer', perm: 1000003, hideForRoles: [5000], page },
     ],
   },
-  { path: 'system', titleKey: 'system', perm: 10, icon: 'S', children: [{ path: 'role/list', titleKey: 'systemRole', perm: 11, page }] },
+  {
+    path: 'shortcuts', titleKey: 'shortcuts', perm: 6000000,
+    children: [{ path: 'diagnose', titleKey: 'shortcutsDiagnose', perm: 6050000, children: [{ path: 'detail/:iccId?', titleKey: 'shortcutsDiagnose', page }] }],
+  },
+  { path: 'card', titleKey: 'card', children: [{ path: 'downloadtask/list', titleKey: 'cardDownloadTask', page }] },
 ];
+const tilesFor = (codes: number[], roleId = 3000, routeTable = table) =>
+  shortcutTiles(flatten(filterRoutes(routeTable, { permissions: new Set(codes), roleId })), new Set(codes));
 
-const tilesFor = (codes: number[], roleId: number) =>
-  shortcutTiles(flatten(filterRoutes(table, { permissions: new Set(codes), roleId })));
-
-describe('shortcutTiles', () => {
-  it('lists the permitted pages that open without an id, with their group and its icon', () => {
-    expect(tilesFor([1, 2, 3, 4, 10, 11], 1000)).toEqual([
-      { path: '/home/customer', titleKey: 'homeCustomer', groupKey: 'home', icon: 'H' },
-      { path: '/home/account/list', titleKey: 'homeAccount', groupKey: 'home', icon: 'H' },
-      { path: '/home/doc/api-manager', titleKey: 'homeApiManager', groupKey: 'home', icon: 'H' },
-      { path: '/system/role/list', titleKey: 'systemRole', groupKey: 'system', icon: 'S' },
+describe('shortcut tiles', () => {
+  it('are the spec tiles whose code the viewer holds and whose screen exists, in code order', () => {
+    const tiles = tilesFor([1000000, 1000003, 6000000, 6050000, ...ALL_TILES]);
+    expect(tiles.map((t) => [t.key, t.code, t.path, t.screenKey])).toEqual([
+      ['diagnose', 1000011, '/shortcuts/diagnose/detail', 'shortcutsDiagnose'],
+      ['customer', 1000016, '/home/customer', 'homeCustomer'],
+      ['jobs', 1000023, '/card/downloadtask/list', 'cardDownloadTask'],
     ]);
+    expect(tiles[0].title).toEqual({ zh: '诊断', en: 'Diagnose' });
   });
 
-  it('leaves out the overview itself, pages with a required id and help pages without a code', () => {
-    const paths = tilesFor([1, 2, 3, 4, 10, 11], 1000).map((t) => t.path);
-    expect(paths).not.toContain('/home/index');
-    expect(paths).not.toContain('/home/account/freeze/:loginName');
-    expect(paths).not.toContain('/home/doc/faq');
+  it('need the tile code: the screen alone is not enough', () => {
+    const codes = [1000000, 1000003, 6000000, 6050000];
+    expect(tilesFor(codes)).toEqual([]);
+    expect(tilesFor([...codes, code('jobs')]).map((t) => t.key)).toEqual(['jobs']);
   });
 
-  it('follows the permission codes and the hidden roles', () => {
-    expect(tilesFor([1, 4], 5000).map((t) => t.path)).toEqual(['/home/doc/api-manager']);
-    expect(tilesFor([1, 2, 3], 5000).map((t) => t.path)).toEqual(['/home/account/list']);
-    expect(tilesFor([1, 2, 3], 3000).map((t) => t.path)).toEqual(['/home/customer', '/home/account/list']);
-    expect(tilesFor([10], 1000)).toEqual([]);
+  it('need the screen to be open to the viewer (its page code, its roles)', () => {
+    // the diagnosis page code missing, customer management hidden for second-level customers
+    expect(tilesFor([1000000, 1000003, 6000000, ...ALL_TILES], 5000).map((t) => t.key)).toEqual(['jobs']);
+  });
+
+  it('never link to a screen the product does not have: in the real route table every shown tile opens a real page', () => {
+    const tiles = tilesFor(allPermissionCodes, 1000, routes);
+    const flat = flatten(routes);
+    for (const t of tiles) expect(matchRoute(flat, t.path), t.path).not.toBeNull();
+    // the screens not built yet (bills, recharge, capital, withdraw, auto rules, resell, China Unicom accounts, trigger records)
+    const shown = new Set(tiles.map((t) => t.key));
+    for (const missing of ['bill', 'recharge', 'capital', 'withdraw', 'autoRule', 'resell', 'unitedCustomer', 'tip']) expect(shown.has(missing)).toBe(false);
+    for (const present of ['diagnose', 'batch', 'notification', 'reduceData', 'jobs', 'customer']) expect(shown.has(present)).toBe(true);
+  });
+
+  it('every tile has somewhere to go once its screen exists', () => {
+    for (const t of HOME_TILES) expect(TILE_TARGETS[t.key]?.length, t.key).toBeGreaterThan(0);
   });
 });

@@ -15,6 +15,7 @@ export type CommServBody = BodyOf<typeof commserv.saveCommServ>;
 
 interface FormValues {
   commservName: string;
+  commservNameEn?: string;
   commservType: number;
   directional: boolean;
   priority: number;
@@ -42,7 +43,7 @@ const FIELD_OF_ERROR = {
 /** Form values → request body: blanks become empty strings (cleared on the server), cleared selects null. */
 export function toBody(v: FormValues): CommServBody {
   return {
-    commservName: v.commservName.trim(), commservType: v.commservType, directional: v.directional, priority: v.priority, status: v.status,
+    commservName: v.commservName.trim(), commservNameEn: v.commservNameEn?.trim() ?? '', commservType: v.commservType, directional: v.directional, priority: v.priority, status: v.status,
     whitelist: v.whitelist ?? [], redirectAddress: v.redirectAddress?.trim() ?? '', description: v.description?.trim() ?? '',
     speedLimitId: v.speedLimitId ?? null, redirectId: v.redirectId ?? null,
   };
@@ -68,7 +69,7 @@ export function CommServForm({ record, onSubmit, onSaved, onCancel }: {
     form.setFieldsValue(
       record
         ? {
-            commservName: record.commservName, commservType: record.commservType, directional: record.directional, priority: record.priority,
+            commservName: record.commservName, commservNameEn: record.commservNameEn ?? '', commservType: record.commservType, directional: record.directional, priority: record.priority,
             status: record.status, whitelist: record.whitelist, redirectAddress: record.redirectAddress ?? '', speedLimitId: record.speedLimitId,
             redirectId: record.redirectId, description: record.description ?? '',
           }
@@ -109,6 +110,9 @@ export function CommServForm({ record, onSubmit, onSaved, onCancel }: {
         <Form.Item name="commservName" label={f('commservName')} extra={t('commserv.form.nameHint')}
           rules={[{ ...required(), whitespace: true }, ruleOf((v) => validateLength(v, NAME_MAX))]}>
           <Input maxLength={NAME_MAX} autoComplete="off" data-testid="commserv-name" />
+        </Form.Item>
+        <Form.Item name="commservNameEn" label={f('commservNameEn')} extra={t('commserv.form.nameEnHint')} rules={[ruleOf((v) => validateLength(v, NAME_MAX))]}>
+          <Input maxLength={NAME_MAX} autoComplete="off" data-testid="commserv-name-en" />
         </Form.Item>
         <Form.Item name="commservType" label={f('commservType')} rules={[required()]}>
           <Radio.Group options={CommServType.options(lang)} optionType="button" />

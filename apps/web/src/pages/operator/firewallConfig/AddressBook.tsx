@@ -4,7 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FirewallAddressType, countChars, formatDateTime, netconfig, validateCidr, validateIp, validateIpRange, validateLength, type AddressScope } from '@lynx/contract';
+import { FirewallAddressType, countChars, formatDateTime, netconfig, validateCidr, validateIp, validateIpRange, validateLength, type AddressScope, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../components/PermButton.tsx';
@@ -80,7 +80,7 @@ export function AddressBook({ scope }: { scope: AddressScope }) {
             render: (v: string | null) => (v ? <Typography.Text ellipsis={{ tooltip: v }} style={{ maxWidth: 220 }}>{v}</Typography.Text> : '-'),
           },
           { title: t('netconfig.firewall.createdBy'), dataIndex: 'createdBy', width: 110 },
-          { title: t('netconfig.firewall.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('netconfig.firewall.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           ...(canMaintain
             ? [{
                 title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 140,

@@ -4,7 +4,7 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { OperatorGoodsStatus, OperatorGoodsType, QuotaUnit, formatDateTime, formatMoney, netconfig, type ResponseOf } from '@lynx/contract';
+import { OperatorGoodsStatus, OperatorGoodsType, QuotaUnit, formatDateTime, formatMoney, formatSizeIn, netconfig, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../components/PermButton.tsx';
@@ -26,8 +26,11 @@ export const STOCK_GOODS_PERMS: GoodsPerms = { switch: 11020001, delete: 1102000
 const TYPE_COLORS = { [OperatorGoodsType.Data]: 'blue', [OperatorGoodsType.Sms]: 'green', [OperatorGoodsType.Voice]: 'purple' };
 const STATUS_COLORS = { [OperatorGoodsStatus.On]: 'success', [OperatorGoodsStatus.Off]: 'default' };
 
-/** '2 GB', '100 条', '60 minutes' */
-export const quotaText = (quota: number, unit: number, lang: 'zh' | 'en') => `${quota} ${QuotaUnit.label(unit, lang)}`;
+/** '2 GB' (data scaled like every size: 10240 MB → '10 GB'), '100 条', '60 minutes' */
+export const quotaText = (quota: number, unit: number, lang: 'zh' | 'en') =>
+  unit === QuotaUnit.Mb || unit === QuotaUnit.Gb ? formatSizeIn(quota, unit === QuotaUnit.Gb ? 'GB' : 'MB') : `${quota} ${QuotaUnit.label(unit, lang)}`;
+/** The quota in the base unit operators bill in, on purpose unscaled: '2048 MB', '100 条'. */
+const baseQuotaText = (quota: number, unit: number, lang: 'zh' | 'en') => `${quota} ${QuotaUnit.label(unit === QuotaUnit.Gb ? QuotaUnit.Mb : unit, lang)}`;
 
 /** Imported operator plans: search, switch on/off and delete with confirmation, export. */
 export function GoodsList({ perms, importPath, goodsType, tabs }: { perms: GoodsPerms; importPath: string; goodsType?: number; tabs?: ReactNode }) {
@@ -103,7 +106,7 @@ export function GoodsList({ perms, importPath, goodsType, tabs }: { perms: Goods
           { title: t('netconfig.goods.quota'), key: 'quota', width: 120, render: (_: unknown, r) => quotaText(r.quota, r.quotaUnit, lang) },
           {
             title: t('netconfig.goods.quotaBase'), dataIndex: 'quotaBase', width: 130,
-            render: (v: number, r) => (r.quotaUnit === QuotaUnit.Gb ? quotaText(v, QuotaUnit.Mb, lang) : quotaText(v, r.quotaUnit, lang)),
+            render: (v: number, r) => <span className="lx-exact-units">{baseQuotaText(v, r.quotaUnit, lang)}</span>,
           },
           { title: t('netconfig.goods.validityDays'), dataIndex: 'validityDays', width: 100, render: (v: number) => t('netconfig.goods.days', { n: v }) },
           { title: t('netconfig.goods.price'), dataIndex: 'price', sorter: true, width: 110, align: 'right', render: (v: number) => formatMoney(v) },
@@ -125,7 +128,7 @@ export function GoodsList({ perms, importPath, goodsType, tabs }: { perms: Goods
               ),
           },
           { title: t('netconfig.goods.createdBy'), dataIndex: 'createdBy', width: 110 },
-          { title: t('netconfig.goods.createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('netconfig.goods.createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           ...(canDelete
             ? [{
                 title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 90,

@@ -51,9 +51,7 @@ export function ImportPage({ listPath }: { listPath: string }) {
     setBusy(true);
     setRefusal(null);
     try {
-      const form = new FormData();
-      form.append(netconfig.IMPORT_FILE_FIELD, file);
-      const r = await upload(netconfig.importOperatorGoods, form, { silent: true });
+      const r = await upload(netconfig.importOperatorGoods, file, {}, { silent: true });
       if (!r) return;
       message.success(t('netconfig.import.success', { count: r.imported }));
       void qc.invalidateQueries({ queryKey: [netconfig.getOperatorGoodsList.name] });
@@ -140,7 +138,7 @@ export function ImportPage({ listPath }: { listPath: string }) {
         style={{ margin: '8px 0 16px', maxWidth: 880 }}
         title={t('netconfig.import.rules')}
         description={
-          <ul style={{ margin: 0, paddingInlineStart: 18 }}>
+          <ul className="lx-exact-units" style={{ margin: 0, paddingInlineStart: 18 }}>
             <li>{t('netconfig.import.rule1')}</li>
             <li>{t('netconfig.import.rule2')}</li>
             <li>{t('netconfig.import.rule3')}</li>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { UnicomPlanStatus, netconfig, type ResponseOf } from '@lynx/contract';
+import { UnicomPlanStatus, formatSizeFromMB, netconfig, type ResponseOf } from '@lynx/contract';
 import type { TFunction } from 'i18next';
 import { call } from '../../../request/http.ts';
 
@@ -21,3 +21,5 @@ export const servicesText = (r: Pick<UnicomPlanRow, 'dataEnabled' | 'smsEnabled'
   [r.dataEnabled && t('netconfig.ltcomm.data'), r.smsEnabled && t('netconfig.ltcomm.sms'), r.voiceEnabled && t('netconfig.ltcomm.voice')].filter(Boolean).join(' / ') || '-';
 
 export const limitText = (v: number | null, unit: string, t: TFunction) => (v === null ? t('netconfig.ltcomm.unlimited') : `${v} ${unit}`);
+/** The data limit (stored in MB) in its scaled size: 10240 → '10 GB'. */
+export const dataLimitText = (mb: number | null, t: TFunction) => (mb === null ? t('netconfig.ltcomm.unlimited') : formatSizeFromMB(mb));

@@ -3,7 +3,7 @@ import { Button, Card, Drawer, Table, Tabs } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { PlanChangeKind, PriceChangeFailure, PriceChangeStatus, formatDateTime, formatMoney, plan, type ResponseOf } from '@lynx/contract';
+import { PlanChangeKind, PriceChangeFailure, PriceChangeStatus, formatDateTime, formatMoney, plan, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -11,6 +11,7 @@ import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { ExportButton } from '../../../../components/ExportButton.tsx';
 import { CHANGE_STATUS_COLORS, PLAN_PERM, planPaths } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type ChangeRow = ResponseOf<typeof plan.getPriceChangeListPage>['list'][number];
 type ItemRow = ResponseOf<typeof plan.getPriceChangeItemPage>['list'][number];
@@ -84,7 +85,7 @@ function HistoryTable({ goodsReleaseId }: { goodsReleaseId: number }) {
         { title: c('kind'), dataIndex: 'kind', width: 130, render: (v: number) => <StatusTag enumOf={PlanChangeKind} value={v} colors={KIND_COLORS} /> },
         { title: c('detail'), key: 'detail', render: (_: unknown, r) => detail(r) },
         { title: c('createdBy'), dataIndex: 'loginName', width: 140, render: (v: string | null) => v ?? '-' },
-        { title: c('createdAt'), dataIndex: 'createdAt', width: 180, render: (v: string) => formatDateTime(v, lang) },
+        { title: withZoneLabel(c('createdAt')), dataIndex: 'createdAt', width: 180, render: (v: string) => formatDateTime(v, lang) },
       ]}
     />
   );
@@ -103,6 +104,7 @@ export default function PlanChangeList() {
     queryKey: [plan.getBasicPlanDetail.name, { goodsReleaseId: id }],
     queryFn: ({ signal }) => call(plan.getBasicPlanDetail, { goodsReleaseId: id }, { signal, silent: true }),
   });
+  usePageTitle(detail.data?.name);
   const c = (k: string) => t(`plan.changes.${k}`);
   const priceTable = (
     <SearchTable<ChangeRow>
@@ -125,7 +127,7 @@ export default function PlanChangeList() {
         },
         { title: c('remark'), dataIndex: 'remark', ellipsis: true, render: (v: string | null) => v ?? '-' },
         { title: c('createdBy'), dataIndex: 'createdBy', width: 110 },
-        { title: c('createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
+        { title: withZoneLabel(c('createdAt')), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
         {
           title: t('common.actions'), key: 'actions', width: 110, fixed: 'right',
           render: (_: unknown, r) => <Button type="link" size="small" disabled={!r.failureCount} onClick={() => setFailures(r)}>{c('failures')}</Button>,

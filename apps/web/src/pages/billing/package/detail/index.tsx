@@ -5,13 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import {
   CommServType, CustomerLevel, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanGoodsType, PlanOperationMode, PlanRenewalMode,
-  PlanStatus, PlanUseUpAction, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, formatDateTime, formatMoney, plan,
+  PlanStatus, PlanUseUpAction, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, formatDateTime, formatMoney, formatSizeFromMB, formatSizeIn, nameIn, plan, regionName, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage, type DetailItem } from '../../../../components/DetailPage.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { usePerm } from '../../../../components/PermButton.tsx';
 import { PLAN_PERM, PLAN_STATUS_COLORS, Tags, planPaths } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /**
  * /billing/package/basicdetail/:goodsReleaseId/:tariffType: every field of the plan; a supplementary pack
@@ -35,6 +36,7 @@ export default function PlanDetailPage() {
     enabled: !!query.data,
   });
   const d = query.data;
+  usePageTitle(d?.name);
   const pack = SUPPLEMENTARY_TARIFFS.includes(d?.tariffType ?? Number(tariffType));
   const f = (k: string) => t(`plan.fields.${k}`);
   const yesNo = (v: boolean) => (v ? t('plan.yes') : t('plan.no'));
@@ -58,7 +60,7 @@ export default function PlanDetailPage() {
     [f('overagePrice'), formatMoney(d.overagePrice)],
     [f('cycle'), `${d.cycleValue} ${PlanCycleUnit.label(d.cycleUnit, lang)}`],
     [f('durationMonths'), d.durationMonths],
-    [f('quotaMb'), formatMoney(d.quotaMb)],
+    [f('quota'), formatSizeFromMB(d.quotaMb)],
     [f('useUpAction'), PlanUseUpAction.label(d.useUpAction, lang)],
     [f('terminateByUsage'), yesNo(d.terminateByUsage)],
     ...(!pack ? [
@@ -66,7 +68,7 @@ export default function PlanDetailPage() {
       [f('downtimeFreeMonths'), d.downtimeFreeMonths],
       [f('testPeriodMonths'), d.testPeriodMonths],
       [f('silentPeriodMonths'), d.silentPeriodMonths],
-      [f('testQuotaKb'), d.testQuotaKb],
+      [f('testQuota'), formatSizeIn(d.testQuotaKb, 'KB')],
       [f('testPrice'), formatMoney(d.testPrice)],
       [f('testValidityDays'), d.testValidityDays ?? '-'],
       [f('apnIds'), <Tags items={d.apns.map((a) => a.apnName)} />],
@@ -74,7 +76,7 @@ export default function PlanDetailPage() {
         ? <Space wrap>{d.alternatives.map((a) => <Typography.Link key={a.goodsReleaseId} onClick={() => navigate(planPaths.detail({ goodsReleaseId: a.goodsReleaseId, tariffType: d.tariffType }))}>{a.name}</Typography.Link>)}</Space>
         : t('plan.detail.noAlternatives')],
     ] as [string, ReactNode][] : []),
-    [f('createdAt'), formatDateTime(d.createdAt, lang)],
+    [withZoneLabel(f('createdAt')), formatDateTime(d.createdAt, lang)],
     [f('remark'), d.remark ?? '-'],
   ] as [string, ReactNode][]).map(([label, value]) => ({ label, value }));
 
@@ -95,15 +97,15 @@ export default function PlanDetailPage() {
           <Row gutter={[16, 16]}>
             {d.zones.map((z) => (
               <Col xs={24} lg={12} key={z.zoneId}>
-                <Card size="small" title={z.zoneName} extra={<Space size={4}>{z.quotaMb != null && <Tag>{formatMoney(z.quotaMb)} MB</Tag>}{z.price != null && <Tag color="blue">¥{formatMoney(z.price)}</Tag>}</Space>}>
-                  <div style={{ marginBottom: 8 }}><Tags items={z.regions} /></div>
+                <Card size="small" title={nameIn(lang, z.zoneName, z.zoneNameEn)} extra={<Space size={4}>{z.quotaMb != null && <Tag>{formatSizeFromMB(z.quotaMb)}</Tag>}{z.price != null && <Tag color="blue">¥{formatMoney(z.price)}</Tag>}</Space>}>
+                  <div style={{ marginBottom: 8 }}><Tags items={z.regions.map((r) => regionName(r, lang))} /></div>
                   <Table
                     size="small"
                     rowKey="commservId"
                     pagination={false}
                     dataSource={z.services}
                     columns={[
-                      { title: t('plan.form.zone.services'), dataIndex: 'name' },
+                      { title: t('plan.form.zone.services'), dataIndex: 'name', render: (v: string, s) => nameIn(lang, v, s.nameEn) },
                       { title: t('plan.detail.serviceType'), dataIndex: 'type', width: 80, render: (v: number) => CommServType.label(v, lang) },
                       { title: t('plan.detail.servicePriority'), key: 'p', width: 90, render: (_: unknown, s) => t('plan.detail.priority', { p: s.priority }) },
                       { title: t('plan.detail.serviceQos'), key: 'q', width: 80, render: (_: unknown, s) => t('plan.detail.qos', { count: s.qosCount }) },
@@ -129,7 +131,7 @@ export default function PlanDetailPage() {
               { title: t('plan.changes.custName'), dataIndex: 'custName' },
               { title: t('plan.publish.level'), dataIndex: 'level', width: 120, render: (v: number) => CustomerLevel.label(v, lang) },
               { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 140, align: 'right', render: (v: number) => formatMoney(v) },
-              { title: t('plan.publish.releasedAt'), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
+              { title: withZoneLabel(t('plan.publish.releasedAt')), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
             ]}
           />
         </Card>

@@ -3,9 +3,9 @@ import { Alert, App, Button, Card, Checkbox, Col, Divider, Form, Input, InputNum
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
-  BASE_TARIFFS, NetworkType, Operator, OverageGrade, PLAN_TEST_SILENT_MONTHS_MAX, PlanCycleUnit, PlanGoodsType, PlanOperationMode,
-  PlanRenewalMode, PlanUseUpAction, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TEST_VALIDITY_DAYS, TariffType, ErrorCode, errorMessage,
-  commserv, goodsTypeOfTariff, network, plan,
+  BASE_TARIFFS, NetworkType, Operator, OverageGrade, PLAN_TEST_QUOTA_KB_DEFAULT, PLAN_TEST_SILENT_MONTHS_MAX, PlanCycleUnit, PlanGoodsType,
+  PlanOperationMode, PlanRenewalMode, PlanUseUpAction, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TEST_VALIDITY_DAYS, TariffType, ErrorCode,
+  errorMessage, commserv, goodsTypeOfTariff, nameIn, network, plan, testQuotaMaxKb,
 } from '@lynx/contract';
 import { LogicError, call } from '../../../../request/http.ts';
 import { required } from '../../../../components/rules.ts';
@@ -65,8 +65,8 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
     enabled: !pack,
   });
   const services = useMemo(
-    () => new Map<number, ServiceOption>((servicesQuery.data?.list ?? []).map((s) => [s.commservId, { commservId: s.commservId, name: s.commservName, qosCount: s.qosCount, whitelistCount: s.whitelist.length }])),
-    [servicesQuery.data],
+    () => new Map<number, ServiceOption>((servicesQuery.data?.list ?? []).map((s) => [s.commservId, { commservId: s.commservId, name: nameIn(lang, s.commservName, s.commservNameEn), qosCount: s.qosCount, whitelistCount: s.whitelist.length }])),
+    [servicesQuery.data, lang],
   );
   const apnKey = [...apnIds].sort((a, b) => a - b).join(',');
   const alternatives = useQuery({
@@ -239,7 +239,23 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
                   <Select allowClear options={TEST_VALIDITY_DAYS.map((d) => ({ value: d, label: String(d) }))} />
                 </Form.Item>,
               )}
-              {col(<Form.Item name="testQuotaKb" label={f('testQuotaKb')}><InputNumber min={0} precision={0} style={{ width: '100%' }} /></Form.Item>)}
+              {col(
+                <Form.Item
+                  name="testQuotaKb"
+                  label={f('testQuotaKb')}
+                  dependencies={['operatorId', 'operationMode']}
+                  rules={[({ getFieldValue }) => ({
+                    validator: async (_r, v: number | null) => {
+                      const max = testQuotaMaxKb(getFieldValue('operatorId'), getFieldValue('operationMode'));
+                      if (max !== null && (v ?? PLAN_TEST_QUOTA_KB_DEFAULT) > max) {
+                        throw new Error(errorMessage(ErrorCode.PlanTestQuotaTooLarge, lang, { max }));
+                      }
+                    },
+                  })]}
+                >
+                  <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="plan-test-quota" />
+                </Form.Item>,
+              )}
               {col(<Form.Item name="testPrice" label={f('testPrice')}>{money()}</Form.Item>)}
             </Row>
 

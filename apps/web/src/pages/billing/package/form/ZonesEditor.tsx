@@ -87,6 +87,9 @@ export function ZonesEditor({ form, services, loading }: { form: FormInstance; s
                     </Form.Item>
                   </Col>
                 </Row>
+                <Form.Item name={[field.name, 'zoneNameEn']} label={z('nameEn')} extra={z('nameEnHint')} rules={[{ max: 64 }]}>
+                  <Input maxLength={64} />
+                </Form.Item>
                 <Form.Item name={[field.name, 'regions']} label={z('regions')} extra={z('regionsHint')}>
                   <Select mode="tags" open={false} tokenSeparators={[',', '，']} />
                 </Form.Item>

@@ -14,7 +14,7 @@ describe('basic plan form body', () => {
   it('trims texts, derives the goods type from the tariff and keeps the network of a base plan', () => {
     const b = toBody(values());
     expect(b).toMatchObject({ code: 'P-1', name: '车载月包', goodsType: PlanGoodsType.Monthly, apnIds: [7], alternativeIds: [4], testValidityDays: 90 });
-    expect(b.zones).toEqual([{ zoneName: '全国', regions: ['上海'], quotaMb: null, price: null, commservIds: [1, 2] }]);
+    expect(b.zones).toEqual([{ zoneName: '全国', zoneNameEn: null, regions: ['上海'], quotaMb: null, price: null, commservIds: [1, 2] }]);
   });
 
   it('sends a supplementary pack with goods type 3 and without APN, zones, periods or change targets', () => {

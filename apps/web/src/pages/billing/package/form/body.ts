@@ -59,7 +59,7 @@ export function toBody(v: PlanFormValues): PlanBody {
     zones: pack
       ? []
       : (v.zones ?? []).map((z) => ({
-          zoneName: (z.zoneName ?? '').trim(), regions: (z.regions ?? []).map((r) => r.trim()).filter(Boolean),
+          zoneName: (z.zoneName ?? '').trim(), zoneNameEn: z.zoneNameEn?.trim() || null, regions: (z.regions ?? []).map((r) => r.trim()).filter(Boolean),
           quotaMb: z.quotaMb ?? null, price: z.price ?? null, commservIds: z.commservIds ?? [],
         })),
     alternativeIds: pack ? [] : (v.alternativeIds ?? []),
@@ -77,6 +77,6 @@ export function fromDetail(d: Detail, copy: { code: string; name: string } | nul
     quotaMb: d.quotaMb, useUpAction: d.useUpAction, terminateByUsage: d.terminateByUsage, testPeriodMonths: d.testPeriodMonths,
     silentPeriodMonths: d.silentPeriodMonths, testQuotaKb: d.testQuotaKb, testPrice: d.testPrice, testValidityDays: d.testValidityDays,
     apnIds: d.apns.map((a) => a.apnId), alternativeIds: d.alternatives.map((a) => a.goodsReleaseId),
-    zones: d.zones.map((z) => ({ zoneName: z.zoneName, regions: z.regions, quotaMb: z.quotaMb, price: z.price, commservIds: z.services.map((s) => s.commservId) })),
+    zones: d.zones.map((z) => ({ zoneName: z.zoneName, zoneNameEn: z.zoneNameEn ?? '', regions: z.regions, quotaMb: z.quotaMb, price: z.price, commservIds: z.services.map((s) => s.commservId) })),
   };
 }

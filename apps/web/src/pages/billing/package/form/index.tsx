@@ -9,6 +9,7 @@ import { useTabs } from '../../../../stores/tabs.ts';
 import { planPaths, useInvalidatePlans } from '../shared.tsx';
 import { NEW_PLAN, PlanForm } from './PlanForm.tsx';
 import { fromDetail } from './body.ts';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /**
  * /billing/package/addbasic (new plan) and /billing/package/copybasic/:goodsReleaseId/:isCopy: with isCopy 1
@@ -29,6 +30,7 @@ export default function PlanFormPage() {
     enabled: id !== null,
   });
   const d = detail.data;
+  usePageTitle(d?.name);
   const initial = useMemo(() => {
     if (mode === 'add') return NEW_PLAN;
     if (!d) return null;

@@ -11,6 +11,7 @@ export interface ServiceOption {
 
 export interface ZoneValue {
   zoneName?: string;
+  zoneNameEn?: string | null;
   regions?: string[];
   quotaMb?: number | null;
   price?: number | null;

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
-  BASE_TARIFFS, STAFF_ROLE_TYPES, Operator, PlanGoodsType, PlanStatus, SUPPLEMENTARY_TARIFFS, TariffType, formatDateTime, formatMoney, plan,
+  BASE_TARIFFS, STAFF_ROLE_TYPES, Operator, PlanGoodsType, PlanStatus, SUPPLEMENTARY_TARIFFS, TariffType, formatDateTime, formatMoney, formatSizeFromMB, plan, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
@@ -104,14 +104,14 @@ export function PlanTab({ category }: { category: 'basic' | 'supplementary' }) {
           { title: f('goodsType'), dataIndex: 'goodsType', width: 100, render: (v: number) => PlanGoodsType.label(v, lang) },
           { title: f('operatorId'), dataIndex: 'operatorId', width: 110, render: (v: number | null) => Operator.label(v, lang) },
           { title: f('standardPrice'), dataIndex: 'standardPrice', width: 130, align: 'right', render: (v: number) => formatMoney(v) },
-          { title: f('quotaMb'), dataIndex: 'quotaMb', width: 120, align: 'right', render: (v: number) => formatMoney(v) },
+          { title: f('quota'), dataIndex: 'quotaMb', width: 120, align: 'right', render: (v: number) => formatSizeFromMB(v) },
           ...(staff
             ? [
                 { title: f('status'), dataIndex: 'status', width: 100, render: (v: number) => <StatusTag enumOf={PlanStatus} value={v} colors={PLAN_STATUS_COLORS} /> },
                 { title: f('releaseCount'), dataIndex: 'releaseCount', width: 100, align: 'right' as const },
               ]
             : []),
-          { title: f('createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v, lang) },
+          { title: withZoneLabel(f('createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v, lang) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: staff ? 200 : 80,
             render: (_: unknown, r) => {

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { App, Form, Modal, Select, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CustomerLevel, account, formatDateTime, formatMoney, plan } from '@lynx/contract';
+import { CustomerLevel, account, formatDateTime, formatMoney, plan, withZoneLabel } from '@lynx/contract';
 import { LogicError, call } from '../../../../request/http.ts';
 import { required } from '../../../../components/rules.ts';
 import type { PlanRow } from '../shared.tsx';
@@ -118,7 +118,7 @@ export function PublishModal({ record, onClose, onDone }: { record: PlanRow | nu
           { title: t('plan.changes.custName'), dataIndex: 'custName' },
           { title: t('plan.publish.level'), dataIndex: 'level', width: 110, render: (v: number) => CustomerLevel.label(v, lang) },
           { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 130, align: 'right', render: (v: number) => formatMoney(v) },
-          { title: t('plan.publish.releasedAt'), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
+          { title: withZoneLabel(t('plan.publish.releasedAt')), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
         ]}
       />
     </Modal>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Modal, Table } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CustomerLevel, formatDateTime, formatMoney, plan } from '@lynx/contract';
+import { CustomerLevel, formatDateTime, formatMoney, plan, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import type { PlanRow } from '../shared.tsx';
 
@@ -68,7 +68,7 @@ export function UnpublishModal({ record, onClose, onDone }: { record: PlanRow | 
           { title: t('plan.publish.level'), dataIndex: 'level', width: 110, render: (v: number) => CustomerLevel.label(v, lang) },
           { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 130, align: 'right', render: (v: number) => formatMoney(v) },
           { title: t('plan.publish.releasedBy'), dataIndex: 'releasedBy', width: 110 },
-          { title: t('plan.publish.releasedAt'), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
+          { title: withZoneLabel(t('plan.publish.releasedAt')), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
         ]}
       />
     </Modal>

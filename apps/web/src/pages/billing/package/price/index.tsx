@@ -3,11 +3,13 @@ import { Alert, App, Button, Card, DatePicker, Descriptions, Form, Input, InputN
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import dayjs, { type Dayjs } from 'dayjs';
-import { TariffType, formatMoney, plan } from '@lynx/contract';
+import type { Dayjs } from 'dayjs';
+import { TariffType, formatMoney, plan, withZoneLabel } from '@lynx/contract';
 import { LogicError, call } from '../../../../request/http.ts';
 import { required } from '../../../../components/rules.ts';
+import { businessTodayPicker } from '../../../../components/businessTime.ts';
 import { planPaths, useInvalidatePlans } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 interface Values {
   salePrice: number;
@@ -16,7 +18,6 @@ interface Values {
 }
 
 /** Today in China (the business day the server checks effective dates against). */
-const chinaToday = () => dayjs(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date()));
 
 /**
  * /billing/package/priceAdjustment/:goodsReleaseId/:isCopy: a new sale price and its effective date. With
@@ -44,9 +45,10 @@ export default function PriceAdjustmentPage() {
   });
   const from = isCopy === '1' ? latest.data?.list[0] : undefined;
   const loaded = !!detail.data;
+  usePageTitle(detail.data?.name);
   useEffect(() => {
     // the form mounts once the plan is loaded
-    if (loaded) form.setFieldsValue({ effectiveDate: chinaToday(), ...(from && { salePrice: from.newPrice, remark: from.remark ?? '' }) });
+    if (loaded) form.setFieldsValue({ effectiveDate: businessTodayPicker(), ...(from && { salePrice: from.newPrice, remark: from.remark ?? '' }) });
   }, [loaded, from, form]);
 
   if (detail.isLoading) return <Card className="lx-card"><Skeleton active /></Card>;
@@ -114,8 +116,8 @@ export default function PriceAdjustmentPage() {
         >
           <InputNumber min={0} precision={2} style={{ width: '100%' }} data-testid="price-new" />
         </Form.Item>
-        <Form.Item name="effectiveDate" label={t('plan.price.effectiveDate')} rules={[required()]}>
-          <DatePicker style={{ width: '100%' }} disabledDate={(day) => day.isBefore(chinaToday(), 'day')} />
+        <Form.Item name="effectiveDate" label={withZoneLabel(t('plan.price.effectiveDate'))} rules={[required()]}>
+          <DatePicker style={{ width: '100%' }} disabledDate={(day) => day.isBefore(businessTodayPicker(), 'day')} />
         </Form.Item>
         <Form.Item name="remark" label={t('plan.price.remark')} rules={[{ max: 200 }]}>
           <Input.TextArea rows={2} maxLength={200} showCount />

@@ -3,7 +3,7 @@ import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ProfitShareMethod, formatDateTime, formatMoney, retail } from '@lynx/contract';
+import { ProfitShareMethod, formatDateTime, formatMoney, retail, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -93,7 +93,7 @@ export function RetailTab() {
         },
         { title: f('taxRate'), dataIndex: 'taxRate', align: 'right', render: (v: number) => percent(v) },
         { title: f('eventGoodsReleaseId'), dataIndex: 'eventName', render: (v: string | null) => v ?? '-' },
-        { title: f('updatedAt'), dataIndex: 'updatedAt', sorter: true, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(f('updatedAt')), dataIndex: 'updatedAt', sorter: true, render: (v: string) => formatDateTime(v) },
         { title: f('retailId'), dataIndex: 'retailId' },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: canEdit ? 190 : 170,

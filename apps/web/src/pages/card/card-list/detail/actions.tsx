@@ -1,83 +1,76 @@
-import { useState, type ReactNode } from 'react';
-import { Alert, App, Button, Form, Input, InputNumber, Modal, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { App, Button, Form, Input, InputNumber, Popconfirm, Select, Space, Typography } from 'antd';
 import type { FormInstance } from 'antd';
-import { BranchesOutlined, EditOutlined, GiftOutlined, MessageOutlined, PoweroffOutlined, ReloadOutlined, StopOutlined } from '@ant-design/icons';
+import {
+  BranchesOutlined, EditOutlined, GiftOutlined, MedicineBoxOutlined, MessageOutlined, PoweroffOutlined, ReloadOutlined, StopOutlined, SyncOutlined,
+} from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { carddata, carddetail, cardcat, NetworkType, formatMoney, type ResponseOf } from '@lynx/contract';
+import { useNavigate } from 'react-router';
+import { CardState, carddata, carddetail, cardcat, diagnose, NetworkType, formatMoney, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { usePerm } from '../../../../components/PermButton.tsx';
 import { QrDownloadButton } from '../QrDownload.tsx';
 import { useCardQuery, useLang } from './sections.tsx';
+import { ActionModal, ReasonTip, useActionView, useGroupView, useOffers, useReason, type ActionView, type Offer } from './offer.tsx';
 
 type Basic = ResponseOf<typeof carddetail.getCardDetail>;
 const P = carddetail.CardDetailPerm;
 
-/**
- * One action of the detail page: a permission-gated button, a form in a dialog, a confirmation, the call.
- * A refusal stays in the dialog with the server's message (the spec's text).
- */
-function ActionModal<V extends Record<string, any>>({ perm, label, icon, title, hint, initial, children, confirm, run, disabled }: {
-  perm: number; label: string; icon: ReactNode; title: string; hint?: ReactNode; initial?: Partial<V>; disabled?: boolean;
-  children: (form: FormInstance<V>) => ReactNode; confirm: (v: V) => string; run: (v: V) => Promise<unknown>;
-}) {
-  const { t } = useLang();
-  const { message, modal } = App.useApp();
-  const qc = useQueryClient();
-  const allowed = usePerm(perm);
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [form] = Form.useForm<V>();
-  if (!allowed) return null;
-  const submit = async () => {
-    const v = await form.validateFields();
-    modal.confirm({
-      title: t('carddetail.actions.confirmTitle'),
-      content: confirm(v),
-      onOk: async () => {
-        try {
-          await run(v);
-          message.success(t('common.operationSuccess'));
-          setOpen(false);
-          // every section on screen (and the card list) reads again
-          await qc.invalidateQueries();
-        } catch (e) {
-          setError(e instanceof Error ? e.message : String(e));
-        }
-      },
-    });
-  };
-  return (
-    <>
-      <Button icon={icon} disabled={disabled} onClick={() => { setError(null); form.resetFields(); setOpen(true); }}>{label}</Button>
-      <Modal open={open} title={title} onCancel={() => setOpen(false)} onOk={() => void submit()} okText={t('common.save')} cancelText={t('common.cancel')} destroyOnHidden>
-        {hint && <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>}
-        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
-        <Form form={form} layout="vertical" initialValues={initial} preserve={false}>{children(form)}</Form>
-      </Modal>
-    </>
-  );
+/** A select option that is not possible now shows why, under its name. */
+function optionLabel(name: string, reason: string | null) {
+  return reason ? (
+    <div style={{ whiteSpace: 'normal' }}>
+      <div>{name}</div>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>{reason}</Typography.Text>
+    </div>
+  ) : name;
 }
 
+/**
+ * The card's actions. Which are offered and why the others are not comes from the server (useOffers: the lifecycle
+ * engine's rule): without the button code an action is not shown; an action that does not apply to the card (renewal,
+ * plan change, event packs without a plan) is not shown; one the card's state does not allow now is disabled with the
+ * reason on hover.
+ */
 export function CardActions({ d }: { d: Basic }) {
   const { t, lang } = useLang();
   const iccid = d.iccid;
-  const A = (k: string) => t(`carddetail.actions.${k}`);
+  const A = (k: string, o?: Record<string, unknown>) => t(`carddetail.actions.${k}`, o);
   const req = [{ required: true, message: t('carddetail.sms.required') }];
-  const canPlan = usePerm(P.ChangePlan);
-  const canPack = usePerm(P.OrderPack);
+  const { of } = useOffers(iccid);
+  const reasonOf = useReason();
   const canEdit = usePerm(P.Edit);
-  const planOptions = useCardQuery(carddetail.getChangePlanOptions, iccid, canPlan);
-  const packOptions = useCardQuery(carddetail.getEventPackOptions, iccid, canPack);
+  const stateLabel = CardState.label(d.state, lang);
+  const views = {
+    edit: { shown: canEdit, enabled: true, reason: null } as ActionView,
+    status: useGroupView(carddata.CARD_STATE_ACTIONS, of, A('noStateChange', { state: stateLabel })),
+    renew: useActionView('renew', of('renew')),
+    changePlan: useActionView('changePlan', of('changePlan')),
+    orderPack: useActionView('orderEventPack', of('orderEventPack')),
+    zone: useGroupView(['block', 'permit'], of, A('notNow')),
+    sms: useActionView('sendSms', of('sendSms')),
+    reset: useActionView('networkReset', of('networkReset')),
+    qr: useActionView('downloadQr', of('downloadQr')),
+    diagnose: useActionView('diagnose', of('diagnose')),
+  };
+  const planOptions = useCardQuery(carddetail.getChangePlanOptions, iccid, views.changePlan.shown && views.changePlan.enabled);
+  const packOptions = useCardQuery(carddetail.getEventPackOptions, iccid, views.orderPack.shown && views.orderPack.enabled);
   const cycle = useCardQuery(carddetail.getCardCycle, iccid);
-  const policy = useCardQuery(carddetail.getCardPolicy, iccid, canEdit);
+  const policy = useCardQuery(carddetail.getCardPolicy, iccid, views.zone.shown);
   const labels = useQuery({ queryKey: [cardcat.getLabelOptions.name], queryFn: ({ signal }) => call(cardcat.getLabelOptions, {}, { signal, silent: true }), enabled: canEdit });
   const plan = cycle.data?.plan;
   const opt = (o: { goodsReleaseId: number; name: string; price: number }) => ({ value: o.goodsReleaseId, label: `${o.name} · ${formatMoney(o.price)}` });
-  const nameOf = (list: { goodsReleaseId: number; name: string }[] | undefined, id: number) => list?.find((p) => p.goodsReleaseId === id)?.name ?? String(id);
+  const nameOf = (list: { goodsReleaseId: number; name: string }[] | undefined, id: number) => list?.find((p) => p.goodsReleaseId === id)?.name ?? '';
+  /** a choice inside a dialog (a state change, block or permit): disabled with its reason under it when not possible now (so a
+   * chosen option, always an allowed one, shows its plain name) */
+  const choice = (value: string, name: string, offer: Offer | undefined) => {
+    const reason = offer?.offer === 'allowed' ? null : reasonOf(offer);
+    return { value, label: optionLabel(name, reason), disabled: offer?.offer !== 'allowed', title: reason ?? name };
+  };
 
   return (
-    <Space wrap>
-      <ActionModal<{ custom1?: string; custom2?: string; labelIds?: number[] }> perm={P.Edit} label={A('edit')} icon={<EditOutlined />} title={t('carddetail.edit.title')}
+    <Space wrap data-testid="card-actions">
+      <ActionModal<{ custom1?: string; custom2?: string; labelIds?: number[] }> view={views.edit} testId="edit" label={A('edit')} icon={<EditOutlined />} title={t('carddetail.edit.title')}
         initial={{ custom1: d.custom1 ?? '', custom2: d.custom2 ?? '', labelIds: d.labels.map((l) => l.labelId) }}
         confirm={() => t('carddetail.edit.title') + ` ${iccid}?`}
         run={(v) => call(carddetail.editCard, { iccid, custom1: v.custom1 ?? null, custom2: v.custom2 ?? null, labelIds: v.labelIds ?? [] }, { silent: true })}>
@@ -92,41 +85,44 @@ export function CardActions({ d }: { d: Basic }) {
         )}
       </ActionModal>
 
-      <ActionModal<{ action: (typeof carddata.CARD_STATE_ACTIONS)[number]; reason?: string }> perm={P.ChangeStatus} label={A('changeStatus')} icon={<PoweroffOutlined />} title={t('carddetail.status.title')}
+      <ActionModal<{ action: (typeof carddata.CARD_STATE_ACTIONS)[number]; reason?: string }> view={views.status} testId="changeStatus" label={A('changeStatus')} icon={<PoweroffOutlined />} title={t('carddetail.status.title')}
         confirm={(v) => t('carddetail.status.confirm', { iccid, action: t(`carddetail.status.a.${v.action}`) })}
         run={(v) => call(carddata.changeCardStatus, { iccid, action: v.action, reason: v.reason || undefined }, { silent: true })}>
         {() => (
           <>
             <Form.Item name="action" label={t('carddetail.status.action')} rules={req}>
-              <Select options={carddata.CARD_STATE_ACTIONS.map((a) => ({ value: a, label: t(`carddetail.status.a.${a}`) }))} />
+              {/* what the state allows first, then the rest with why not */}
+              <Select listHeight={320} options={carddata.CARD_STATE_ACTIONS.map((a) => choice(a, t(`carddetail.status.a.${a}`), of(a)))
+                .sort((x, y) => Number(x.disabled) - Number(y.disabled))} />
             </Form.Item>
             <Form.Item name="reason" label={A('reason')}><Input.TextArea maxLength={carddata.CARD_CHANGE_REASON_MAX} showCount rows={2} /></Form.Item>
           </>
         )}
       </ActionModal>
 
-      <ActionModal<{ periods: number }> perm={P.Renew} label={A('renew')} icon={<ReloadOutlined />} title={t('carddetail.renew.title')} initial={{ periods: 1 }}
+      <ActionModal<{ periods: number }> view={views.renew} testId="renew" label={A('renew')} icon={<ReloadOutlined />} title={t('carddetail.renew.title')} initial={{ periods: 1 }}
         hint={t('carddetail.renew.hint', { months: plan?.durationMonths ?? '-' })}
         confirm={(v) => t('carddetail.renew.confirm', { n: v.periods })}
         run={(v) => call(carddetail.renewCard, { iccid, periods: v.periods }, { silent: true })}>
         {() => <Form.Item name="periods" label={t('carddetail.renew.periods')} rules={req}><InputNumber min={1} max={carddetail.CARD_RENEW_PERIODS_MAX} precision={0} /></Form.Item>}
       </ActionModal>
 
-      <ActionModal<{ goodsReleaseId: number }> perm={P.ChangePlan} label={A('changePlan')} icon={<BranchesOutlined />} title={t('carddetail.changePlan.title')}
+      <ActionModal<{ goodsReleaseId: number }> view={views.changePlan} testId="changePlan" label={A('changePlan')} icon={<BranchesOutlined />} title={t('carddetail.changePlan.title')}
         hint={planOptions.data && !planOptions.data.length ? t('carddetail.changePlan.noOptions') : t('carddetail.changePlan.hint')}
         confirm={(v) => t('carddetail.changePlan.confirm', { name: nameOf(planOptions.data, v.goodsReleaseId) })}
         run={(v) => call(carddetail.changeCardPlan, { iccid, goodsReleaseId: v.goodsReleaseId }, { silent: true })}>
         {() => <Form.Item name="goodsReleaseId" label={t('carddetail.changePlan.target')} rules={req}><Select loading={planOptions.isFetching} options={(planOptions.data ?? []).map(opt)} /></Form.Item>}
       </ActionModal>
 
-      <ActionModal<{ packId: number }> perm={P.OrderPack} label={A('orderPack')} icon={<GiftOutlined />} title={t('carddetail.orderPack.title')}
+      <ActionModal<{ packId: number }> view={views.orderPack} testId="orderEventPack" label={A('orderPack')} icon={<GiftOutlined />} title={t('carddetail.orderPack.title')}
         hint={packOptions.data && !packOptions.data.length ? t('carddetail.orderPack.noOptions') : t('carddetail.orderPack.hint')}
         confirm={(v) => t('carddetail.orderPack.confirm', { name: nameOf(packOptions.data, v.packId) })}
         run={(v) => call(carddetail.orderEventPack, { iccid, packId: v.packId }, { silent: true })}>
         {() => <Form.Item name="packId" label={t('carddetail.orderPack.pack')} rules={req}><Select loading={packOptions.isFetching} options={(packOptions.data ?? []).map(opt)} /></Form.Item>}
       </ActionModal>
 
-      <ActionModal<{ op: 'block' | 'permit'; target: string }> perm={P.Edit} label={A('blockZone')} icon={<StopOutlined />} title={t('carddetail.zone.title')} initial={{ op: 'block' }}
+      <ActionModal<{ op: 'block' | 'permit'; target: string }> view={views.zone} testId="zone" label={A('blockZone')} icon={<StopOutlined />} title={t('carddetail.zone.title')}
+        initial={{ op: of('block')?.offer === 'allowed' ? 'block' : undefined }}
         confirm={(v) => t('carddetail.zone.confirm', { op: t(`carddetail.policy.${v.op}`), name: targetName(v.target) })}
         run={(v) => {
           const [kind, id] = v.target.split(':');
@@ -135,7 +131,7 @@ export function CardActions({ d }: { d: Basic }) {
         {() => (
           <>
             <Form.Item name="op" label={t('carddetail.zone.op')} rules={req}>
-              <Select options={(['block', 'permit'] as const).map((o) => ({ value: o, label: t(`carddetail.policy.${o}`) }))} />
+              <Select options={(['block', 'permit'] as const).map((o) => choice(o, t(`carddetail.policy.${o}`), of(o)))} />
             </Form.Item>
             <Form.Item name="target" label={t('carddetail.zone.target')} rules={req}>
               <Select options={[
@@ -147,21 +143,73 @@ export function CardActions({ d }: { d: Basic }) {
         )}
       </ActionModal>
 
-      <ActionModal<{ content: string }> perm={P.SendSms} label={A('sms')} icon={<MessageOutlined />} title={t('carddetail.sms.send')} hint={t('carddetail.sms.hint')}
+      <ActionModal<{ content: string }> view={views.sms} testId="sendSms" label={A('sms')} icon={<MessageOutlined />} title={t('carddetail.sms.send')} hint={t('carddetail.sms.hint')} okText={t('carddetail.sms.sendButton')}
         confirm={() => t('carddetail.sms.confirm', { msisdn: d.msisdn ?? iccid })}
         run={(v) => call(carddetail.sendCardSms, { iccid, content: v.content }, { silent: true })}>
         {(form) => <SmsField form={form} />}
       </ActionModal>
 
-      <QrDownloadButton iccids={[iccid]} />
+      <NetworkResetButton iccid={iccid} view={views.reset} />
+
+      {views.qr.shown && (
+        <ReasonTip reason={views.qr.enabled ? null : views.qr.reason}>
+          <QrDownloadButton iccids={[iccid]} disabled={!views.qr.enabled} />
+        </ReasonTip>
+      )}
+
+      <DiagnoseButton iccid={iccid} view={views.diagnose} />
     </Space>
   );
 
   function targetName(v: string) {
     const [kind, id] = v.split(':');
     if (kind === 'network') return NetworkType.label(Number(id), lang);
-    return policy.data?.zones.find((z) => z.zoneId === Number(id))?.zoneName ?? id;
+    return policy.data?.zones.find((z) => z.zoneId === Number(id))?.zoneName ?? '';
   }
+}
+
+/** Network reset from the card detail (the diagnosis page's button, same endpoint and rule: at most every 3 minutes). */
+function NetworkResetButton({ iccid, view }: { iccid: string; view: ActionView }) {
+  const { t } = useLang();
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  if (!view.shown) return null;
+  const reset = async () => {
+    setBusy(true);
+    try {
+      const r = await call(diagnose.networkReset, { iccid }, { silent: true });
+      if (r?.sentToOperator) message.success(t('carddetail.actions.resetDone'));
+      else message.warning(t('carddetail.actions.resetNotSent'));
+      await qc.invalidateQueries();
+    } catch (e) {
+      if (e instanceof Error) message.error(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <ReasonTip reason={view.enabled ? null : view.reason}>
+      <Popconfirm title={t('carddetail.actions.resetConfirm')} description={<div style={{ maxWidth: 320 }}>{t('carddetail.actions.resetDesc')}</div>}
+        onConfirm={reset} okText={t('common.ok')} cancelText={t('common.cancel')} disabled={!view.enabled}>
+        <Button icon={<SyncOutlined />} loading={busy} disabled={!view.enabled} data-testid="action-networkReset">{t('carddetail.actions.networkReset')}</Button>
+      </Popconfirm>
+    </ReasonTip>
+  );
+}
+
+/** Opens the card's diagnosis (it runs at once). */
+function DiagnoseButton({ iccid, view }: { iccid: string; view: ActionView }) {
+  const { t } = useLang();
+  const navigate = useNavigate();
+  if (!view.shown) return null;
+  return (
+    <ReasonTip reason={view.enabled ? null : view.reason}>
+      <Button icon={<MedicineBoxOutlined />} disabled={!view.enabled} data-testid="action-diagnose" onClick={() => navigate(`/shortcuts/diagnose/detail/${iccid}`)}>
+        {t('carddetail.actions.diagnose')}
+      </Button>
+    </ReasonTip>
+  );
 }
 
 function SmsField({ form }: { form: FormInstance }) {

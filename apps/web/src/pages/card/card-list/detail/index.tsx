@@ -7,17 +7,22 @@ import { STATE_COLORS } from '../list/index.tsx';
 import { BasicTab, BillingTab, HistoryTab, PlanTab, PolicyTab, useCardQuery, useLang } from './sections.tsx';
 import { SmsTab, UsageTab } from './usage.tsx';
 import { CardActions } from './actions.tsx';
+import { CardOverview } from './overview.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /**
- * /card/card-list/detail/:iccid/:channelCustId?: one card's basic info, lifecycle and history, plan and cycles,
- * usage and sessions, communication policy with APN online status, SMS and billing, with the actions the
- * user's button codes allow. A card outside the user's tenant answers like a missing one.
+ * /card/card-list/detail/:iccid/:channelCustId?: one card's overview (state, plan, usage against quota, online,
+ * operator, customer, pool, daily usage), then its basic info, lifecycle and history, plan and cycles, usage and
+ * sessions, communication policy with APN online status, SMS and billing, with the actions its state allows now
+ * (disabled with the reason otherwise) among those the user's button codes allow. A card outside the user's tenant
+ * answers like a missing one.
  */
 export default function CardDetailPage() {
   const { t } = useLang();
   const navigate = useNavigate();
   const { iccid = '' } = useParams();
   const q = useCardQuery(carddetail.getCardDetail, iccid);
+  usePageTitle(q.data ? iccid : null);
   if (q.isLoading) return <div className="lx-card"><Skeleton active /></div>;
   if (q.error || !q.data) {
     return (
@@ -38,6 +43,7 @@ export default function CardDetailPage() {
         </Space>
       </div>
       <div style={{ marginBottom: 16 }}><CardActions d={d} /></div>
+      <CardOverview d={d} />
       <Tabs
         destroyOnHidden
         items={[

@@ -5,12 +5,13 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   CardActionKind, CardChangeSource, CardState, CommServType, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode,
-  TariffType, carddetail, formatDateTime, formatMoney, formatSizeFromMB, pool, type ResponseOf,
+  TariffType, carddetail, formatDate, formatDateRange, formatDateTime, formatMoney, formatSizeFromMB, pool, regionName, type ResponseOf, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { STATE_COLORS } from '../list/index.tsx';
 import { POOL_STATE_COLORS } from '../../pool/shared.tsx';
+import { historyReason } from '../../history.ts';
 
 type Basic = ResponseOf<typeof carddetail.getCardDetail>;
 const dt = (v: string | null | undefined) => (v ? formatDateTime(v) : '-');
@@ -56,18 +57,18 @@ export function BasicTab({ d }: { d: Basic }) {
     [f('custom1'), d.custom1 ?? '-'],
     [f('custom2'), d.custom2 ?? '-'],
     [f('online'), <Tag color={d.online ? 'success' : 'default'}>{t(d.online ? 'carddetail.online' : 'carddetail.offline')}</Tag>],
-    [f('lastSessionAt'), dt(d.lastSessionAt)],
+    [withZoneLabel(f('lastSessionAt')), dt(d.lastSessionAt)],
     [f('batch'), d.batchNo ?? '-'],
-    [f('activatedAt'), dt(d.activatedAt)],
-    [f('firstUsedAt'), dt(d.firstUsedAt)],
-    [f('testEndAt'), dt(d.testEndAt)],
-    [f('silentEndAt'), dt(d.silentEndAt)],
+    [withZoneLabel(f('activatedAt')), dt(d.activatedAt)],
+    [withZoneLabel(f('firstUsedAt')), dt(d.firstUsedAt)],
+    [withZoneLabel(f('testEndAt')), dt(d.testEndAt)],
+    [withZoneLabel(f('silentEndAt')), dt(d.silentEndAt)],
     [f('renewalMode'), d.renewalMode != null ? PlanRenewalMode.label(d.renewalMode, lang) : '-'],
     [f('operationMode'), d.operationMode != null ? PlanOperationMode.label(d.operationMode, lang) : '-'],
     [f('euicc'), t(d.euicc ? 'carddetail.yes' : 'carddetail.no')],
     [f('eid'), d.eid ?? '-'],
-    [f('createdAt'), dt(d.createdAt)],
-    [f('updatedAt'), dt(d.updatedAt)],
+    [withZoneLabel(f('createdAt')), dt(d.createdAt)],
+    [withZoneLabel(f('updatedAt')), dt(d.updatedAt)],
   ];
   return <Descriptions bordered size="small" column={{ xs: 1, sm: 1, md: 2, xl: 3 }} items={items.map(([label, children], key) => ({ key, label, children }))} />;
 }
@@ -86,14 +87,14 @@ export function HistoryTab({ iccid }: { iccid: string }) {
       locale={{ emptyText: <Empty description={H('empty')} /> }}
       pagination={{ ...page, total: q.data?.total ?? 0, showSizeChanger: true, onChange: (current, pageSize) => setPage({ current, pageSize }) }}
       columns={[
-        { title: H('at'), dataIndex: 'at', width: 170, render: dt },
+        { title: withZoneLabel(H('at')), dataIndex: 'at', width: 170, render: dt },
         { title: H('action'), dataIndex: 'action', width: 150, render: (v: number | null) => (v != null ? CardActionKind.label(v, lang) : H('stateChange')) },
         { title: H('from'), dataIndex: 'fromState', width: 110, render: state },
         { title: H('to'), dataIndex: 'toState', width: 110, render: state },
         { title: H('source'), dataIndex: 'source', width: 120, render: (v: number) => CardChangeSource.label(v, lang) },
         { title: H('actor'), dataIndex: 'actor', width: 120, render: (v: string | null) => v ?? '-' },
         { title: H('plan'), dataIndex: 'planName', width: 160, render: (v: string | null) => v ?? '-' },
-        { title: H('reason'), dataIndex: 'reason', render: (v: string | null) => v ?? '-' },
+        { title: H('reason'), dataIndex: 'reason', render: (_: unknown, r: { reason: string | null; note: string | null }) => historyReason(r) },
       ]} />
   );
 }
@@ -129,9 +130,10 @@ export function PlanTab({ iccid }: { iccid: string }) {
             [P('duration'), P('months', { n: d.plan.durationMonths })],
             [P('quota'), formatSizeFromMB(d.plan.quotaMb)],
             [P('apns'), d.plan.apns.length ? d.plan.apns.join(', ') : '-'],
-            [P('contract'), `${dt(d.contractStartAt)} ~ ${dt(d.contractEndAt)}`],
-            [P('currentCycle'), `${dt(d.cycleStartAt)} ~ ${dt(d.cycleEndAt)}`],
-            [P('lastChange'), dt(d.lastPlanChangeAt)],
+            // periods are the business days they cover, not instants: 2026-11-01 – 2026-11-30
+            [P('contract'), d.contractStartAt ? (d.contractEndAt ? formatDateRange(d.contractStartAt, d.contractEndAt) : `${formatDate(d.contractStartAt)} –`) : '-'],
+            [P('currentCycle'), d.cycleStartAt && d.cycleEndAt ? formatDateRange(d.cycleStartAt, d.cycleEndAt) : '-'],
+            [withZoneLabel(P('lastChange')), dt(d.lastPlanChangeAt)],
           ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
         ) : <Empty description={P('noPlan')} />}
       </Section>
@@ -153,7 +155,7 @@ export function PlanTab({ iccid }: { iccid: string }) {
           columns={[
             { title: P('packName'), dataIndex: 'packName', render: (v: string | null, r) => v ?? `#${r.packId}` },
             { title: P('quota'), dataIndex: 'quotaMb', width: 110, render: (v: number | null) => (v != null ? formatSizeFromMB(v) : '-') },
-            { title: P('packPeriod'), key: 'p', width: 340, render: (_: unknown, r) => `${dt(r.startsAt)} ~ ${dt(r.endsAt)}` },
+            { title: withZoneLabel(P('packPeriod')), key: 'p', width: 340, render: (_: unknown, r) => `${dt(r.startsAt)} ~ ${dt(r.endsAt)}` },
             { title: P('orderedBy'), dataIndex: 'orderedBy', width: 120, render: (v: string | null) => v ?? '-' },
             { title: '', dataIndex: 'active', width: 90, render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{P(v ? 'packActive' : 'packEnded')}</Tag> },
           ]} />
@@ -177,8 +179,8 @@ export function PolicyTab({ iccid }: { iccid: string }) {
           <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} items={([
             [t('carddetail.f.online'), <Tag color={a.online ? 'success' : 'default'}>{t(a.online ? 'carddetail.online' : 'carddetail.offline')}</Tag>],
             [A('lastApn'), a.apn ?? A('noSession')],
-            [t('carddetail.f.lastSessionAt'), dt(a.lastSessionAt)],
-            [A('sessionStart'), dt(a.sessionStartAt)],
+            [withZoneLabel(t('carddetail.f.lastSessionAt')), dt(a.lastSessionAt)],
+            [withZoneLabel(A('sessionStart')), dt(a.sessionStartAt)],
             [A('sessionEnd'), a.sessionStartAt && !a.sessionEndAt ? <Tag color="processing">{t('carddetail.usage.open')}</Tag> : dt(a.sessionEndAt)],
             [A('planApns'), a.planApns.length ? a.planApns.join(', ') : '-'],
           ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
@@ -188,7 +190,7 @@ export function PolicyTab({ iccid }: { iccid: string }) {
         <Table size="small" rowKey="zoneId" pagination={false} loading={q.isFetching} dataSource={d?.zones ?? []} locale={{ emptyText: <Empty description={P('noZones')} /> }}
           columns={[
             { title: P('zone'), dataIndex: 'zoneName', width: 150 },
-            { title: P('regions'), dataIndex: 'regions', width: 180, render: (v: string[]) => v.join(', ') || '-' },
+            { title: P('regions'), dataIndex: 'regions', width: 180, render: (v: string[]) => v.map((r) => regionName(r, lang)).join(', ') || '-' },
             { title: P('quota'), dataIndex: 'quotaMb', width: 110, render: (v: number | null) => (v != null ? formatSizeFromMB(v) : '-') },
             {
               title: P('services'), dataIndex: 'services',
@@ -203,7 +205,7 @@ export function PolicyTab({ iccid }: { iccid: string }) {
             { title: P('kind'), dataIndex: 'kind', width: 100, render: (v: string) => P(`kinds.${v}`) },
             { title: P('target'), key: 'target', render: (_: unknown, r) => (r.kind === 'network' ? NetworkType.label(r.targetId, lang) : r.name ?? `#${r.targetId}`) },
             { title: P('byDeactivation'), dataIndex: 'byDeactivation', width: 140, render: (v: boolean) => t(v ? 'carddetail.yes' : 'carddetail.no') },
-            { title: P('blockedAt'), dataIndex: 'blockedAt', width: 170, render: dt },
+            { title: withZoneLabel(P('blockedAt')), dataIndex: 'blockedAt', width: 170, render: dt },
             { title: P('blockedBy'), dataIndex: 'blockedBy', width: 120, render: (v: string | null) => v ?? '-' },
           ]} />
       </Section>
@@ -228,7 +230,7 @@ export function BillingTab({ iccid }: { iccid: string }) {
         [B('overage'), d.overagePrice != null ? `${formatMoney(d.overagePrice)} / ${d.overageGrade != null ? OverageGrade.label(d.overageGrade, lang) : '-'}` : '-'],
         [B('renewal'), d.renewalMode != null ? PlanRenewalMode.label(d.renewalMode, lang) : '-'],
         [B('contractMonths'), d.contractMonths],
-        [B('contractEnd'), dt(d.contractEndAt)],
+        [withZoneLabel(B('contractEnd')), dt(d.contractEndAt)],
         [t('carddetail.plan.bCycles'), `${d.bCycles.used} / ${d.bCycles.total}`],
         [B('packs'), d.eventPackCount],
       ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Card, Col, Empty, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { NetworkType, carddetail, formatDateTime, formatSize, usage } from '@lynx/contract';
+import { NetworkType, carddetail, formatDateRange, formatDateTime, formatDuration, formatSize, usage, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { QuotaBar, useCardQuery, useLang } from './sections.tsx';
 
 const dt = (v: string | null | undefined) => (v ? formatDateTime(v) : '-');
 
-/** Usage this cycle, per day, and the recent sessions (the usage area's card endpoints). */
+/** Usage this cycle and the recent sessions (the usage area's card endpoints); the days of the cycle are in the overview. */
 export function UsageTab({ iccid }: { iccid: string }) {
   const { t, lang } = useLang();
   const U = (k: string, o?: Record<string, unknown>) => t(`carddetail.usage.${k}`, o);
@@ -20,7 +20,8 @@ export function UsageTab({ iccid }: { iccid: string }) {
       <Card size="small" title={d ? `${U('cycle')} · ${U(d.cycleKind === 'contract' ? 'contractCycle' : 'billingCycle')}` : U('cycle')} loading={u.isLoading} style={{ marginBottom: 16 }}>
         {u.error ? <Empty description={U('unavailable')} /> : d && (
           <>
-            <Typography.Text type="secondary">{dt(d.cycleStart)} ~ {dt(d.cycleEnd)}{d.planName ? ` · ${d.planName}` : ''}</Typography.Text>
+            {/* a cycle is calendar days: its end is the first instant of the next cycle, so the last day is the one before */}
+            <Typography.Text type="secondary">{formatDateRange(d.cycleStart, d.cycleEnd)}{d.planName ? ` · ${d.planName}` : ''}</Typography.Text>
             <Row gutter={16} style={{ marginTop: 12 }}>
               <Col xs={24} md={8}><Statistic title={U('used')} value={formatSize(d.usedBytes)} /></Col>
               <Col xs={24} md={8}><Statistic title={U('quota')} value={d.quotaBytes != null ? formatSize(d.quotaBytes) : U('unlimited')} /></Col>
@@ -31,26 +32,13 @@ export function UsageTab({ iccid }: { iccid: string }) {
           </>
         )}
       </Card>
-      <Card size="small" title={U('perDay')} style={{ marginBottom: 16 }}>
-        <Table size="small" rowKey="day" loading={u.isFetching} pagination={{ pageSize: 10, showSizeChanger: false }}
-          dataSource={[...(d?.days ?? [])].reverse()} locale={{ emptyText: <Empty description={U('noUsage')} /> }}
-          columns={[
-            { title: U('day'), dataIndex: 'day', width: 120 },
-            { title: U('bytes'), dataIndex: 'bytes', width: 120, align: 'right', render: (v: number) => formatSize(v) },
-            { title: U('up'), dataIndex: 'bytesUp', width: 120, align: 'right', render: (v: number) => formatSize(v) },
-            { title: U('down'), dataIndex: 'bytesDown', width: 120, align: 'right', render: (v: number) => formatSize(v) },
-            { title: U('sms'), dataIndex: 'sms', width: 80, align: 'right' },
-            { title: U('voice'), dataIndex: 'voiceSeconds', width: 100, align: 'right' },
-            { title: U('sessionsCount'), dataIndex: 'sessions', width: 90, align: 'right' },
-          ]} />
-      </Card>
       <Card size="small" title={U('sessions')}>
         <Table size="small" rowKey="sessionId" loading={s.isFetching} dataSource={s.data?.list ?? []} scroll={{ x: 1000 }}
           pagination={{ pageSize: 10, showSizeChanger: false }} locale={{ emptyText: <Empty description={U('noSessions')} /> }}
           columns={[
-            { title: U('startedAt'), dataIndex: 'startedAt', width: 170, render: dt },
+            { title: withZoneLabel(U('startedAt')), dataIndex: 'startedAt', width: 170, render: dt },
             { title: U('endedAt'), dataIndex: 'endedAt', width: 170, render: (v: string | null) => (v ? dt(v) : <Tag color="processing">{U('open')}</Tag>) },
-            { title: U('duration'), dataIndex: 'durationSeconds', width: 100, align: 'right' },
+            { title: U('duration'), dataIndex: 'durationSeconds', width: 120, align: 'right', render: (v: number) => formatDuration(v, lang) },
             { title: U('apn'), dataIndex: 'apn', width: 150 },
             { title: U('rat'), dataIndex: 'rat', width: 90, render: (v: number | null) => (v != null ? NetworkType.label(v, lang) : '-') },
             { title: U('cell'), dataIndex: 'cell', width: 120, render: (v: string | null) => v ?? '-' },
@@ -76,7 +64,7 @@ export function SmsTab({ iccid }: { iccid: string }) {
       locale={{ emptyText: <Empty description={S('empty')} /> }}
       pagination={{ ...page, total: q.data?.total ?? 0, onChange: (current, pageSize) => setPage({ current, pageSize }) }}
       columns={[
-        { title: S('createdAt'), dataIndex: 'createdAt', width: 170, render: dt },
+        { title: withZoneLabel(S('createdAt')), dataIndex: 'createdAt', width: 170, render: dt },
         { title: S('direction'), dataIndex: 'direction', width: 140, render: (v: number) => carddetail.SmsDirection.label(v, lang) },
         { title: S('content'), dataIndex: 'content' },
         { title: S('status'), dataIndex: 'status', width: 120, render: (v: number) => <StatusTag enumOf={carddetail.SmsStatus} value={v} colors={colors} /> },

@@ -1,12 +1,15 @@
+import { withZoneLabel } from '@lynx/contract';
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Checkbox, Col, DatePicker, Divider, Form, Input, Popover, Select, Space, Tooltip, Typography } from 'antd';
+import { Button, Checkbox, DatePicker, Divider, Form, Input, Popover, Select, Space, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../../stores/session.ts';
 import { cleanFilters, type SearchTableHandle } from '../../../../components/useSearchTable.ts';
+import type { SearchField } from '../../../../components/SearchForm.tsx';
 import { LabelTags, cardTypeName, labelSelectOptions, useCardTypeOptions, useLabelOptions } from '../../label/shared.tsx';
-import { catalogSearchValues, loadCardListPrefs, restoreSearch, saveCardListPrefs, serializeSearch, type CardListPrefs } from './prefs.ts';
+import { CATALOG_SEARCH_DEFAULTS } from './query.ts';
+import { loadCardListPrefs, restoreSearch, saveCardListPrefs, serializeSearch, type CardListPrefs } from './prefs.ts';
 
 /*
  * The card list's catalogue search items (label, card type, first-use date, custom fields), its label and
@@ -14,13 +17,8 @@ import { catalogSearchValues, loadCardListPrefs, restoreSearch, saveCardListPref
  */
 
 type Transform = (values: Record<string, any>) => Record<string, unknown>;
-const col = { xs: 24, sm: 12, md: 8, xl: 6 } as const;
 const ALWAYS_SHOWN = 'iccid';
-/** Default match modes of the catalogue search items. */
-export const CATALOG_SEARCH_DEFAULTS = { labelMatch: 'any', custom1Match: 'exact', custom2Match: 'exact' } as const;
-
-/** Form → filters for the whole card list: the catalogue items first, then the page's own transform. */
-export const withCatalog = (transform: Transform): Transform => (v) => transform(catalogSearchValues(v));
+export { CATALOG_SEARCH_DEFAULTS, withCatalog } from './query.ts';
 
 /** The remembered settings of the signed-in user, read once when the page opens. */
 export function useCardListPrefs(transform: Transform) {
@@ -87,16 +85,17 @@ export function CardListSettings<T>({ prefs, table, columns }: { prefs: CardList
   );
 }
 
-/** The catalogue search items as form columns of the card list's search form. */
-export function CatalogFilters() {
+/** The catalogue search items as fields of the card list's search form (all under "more filters"). */
+export function useCatalogFields(): SearchField[] {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const labels = useLabelOptions();
   const types = useCardTypeOptions();
   const C = (k: string) => t(`cardcat.cardList.${k}`);
   const matchOptions = useMemo(() => ['exact', 'prefix', 'contains'].map((m) => ({ value: m, label: C(`match${m[0].toUpperCase()}${m.slice(1)}`) })), [lang]); // eslint-disable-line react-hooks/exhaustive-deps
-  const custom = (field: 'custom1' | 'custom2') => (
-    <Col {...col}>
+  const custom = (field: 'custom1' | 'custom2'): SearchField => ({
+    name: field, label: C(field), type: 'item',
+    item: (
       <Form.Item label={C(field)} tooltip={C('matchHint')}>
         <Space.Compact style={{ width: '100%' }}>
           <Form.Item name={`${field}Match`} noStyle>
@@ -107,11 +106,12 @@ export function CatalogFilters() {
           </Form.Item>
         </Space.Compact>
       </Form.Item>
-    </Col>
-  );
-  return (
-    <>
-      <Col {...col}>
+    ),
+  });
+  return [
+    {
+      name: 'labelIds', label: C('label'), type: 'item',
+      item: (
         <Form.Item label={C('label')}>
           <Space.Compact style={{ width: '100%' }}>
             <Form.Item name="labelMatch" noStyle>
@@ -124,20 +124,19 @@ export function CatalogFilters() {
             </Form.Item>
           </Space.Compact>
         </Form.Item>
-      </Col>
-      <Col {...col}>
-        <Form.Item name="cardTypeId" label={C('cardType')}>
-          <Select allowClear showSearch optionFilterProp="label" placeholder={t('common.all')} loading={types.isFetching}
-            options={(types.data ?? []).map((c) => ({ value: c.cardTypeId, label: cardTypeName(c, lang) ?? '' }))} />
-        </Form.Item>
-      </Col>
-      <Col {...col}>
-        <Form.Item name="firstUsed" label={C('firstUsedRange')}><DatePicker.RangePicker style={{ width: '100%' }} /></Form.Item>
-      </Col>
-      {custom('custom1')}
-      {custom('custom2')}
-    </>
-  );
+      ),
+    },
+    {
+      name: 'cardTypeId', label: C('cardType'), type: 'custom',
+      control: (
+        <Select allowClear showSearch optionFilterProp="label" placeholder={t('common.all')} loading={types.isFetching}
+          options={(types.data ?? []).map((c) => ({ value: c.cardTypeId, label: cardTypeName(c, lang) ?? '' }))} />
+      ),
+    },
+    { name: 'firstUsed', label: withZoneLabel(C('firstUsedRange')), type: 'custom', control: <DatePicker.RangePicker style={{ width: '100%' }} /> },
+    custom('custom1'),
+    custom('custom2'),
+  ];
 }
 
 /** The label and card type columns (names in the reader's language). */

@@ -11,19 +11,28 @@ describe('card list settings remembered per login name', () => {
     saveCardListPrefs('Alice', { hidden: ['imei'], pageSize: 50 });
     saveCardListPrefs('bob', { pageSize: 100 });
     expect(localStorage.getItem(prefsKey('alice'))).not.toBeNull();
-    expect(loadCardListPrefs('alice')).toEqual({ hidden: ['imei'], pageSize: 50, search: {} });
-    expect(loadCardListPrefs('bob')).toEqual({ hidden: [], pageSize: 100, search: {} });
-    expect(loadCardListPrefs('carol')).toEqual({ hidden: [], pageSize: null, search: {} });
+    expect(loadCardListPrefs('alice')).toEqual({ hidden: ['imei'], pageSize: 50, search: {}, moreFilters: false });
+    expect(loadCardListPrefs('bob')).toEqual({ hidden: [], pageSize: 100, search: {}, moreFilters: false });
+    expect(loadCardListPrefs('carol')).toEqual({ hidden: [], pageSize: null, search: {}, moreFilters: false });
     // without a login name nothing is read or written
     saveCardListPrefs(null, { pageSize: 10 });
-    expect(loadCardListPrefs(null)).toEqual({ hidden: [], pageSize: null, search: {} });
+    expect(loadCardListPrefs(null)).toEqual({ hidden: [], pageSize: null, search: {}, moreFilters: false });
+  });
+
+  it('remembers whether "more filters" is open, apart from the other settings', () => {
+    saveCardListPrefs('alice', { pageSize: 50 });
+    expect(saveCardListPrefs('alice', { moreFilters: true })).toMatchObject({ pageSize: 50, moreFilters: true });
+    expect(loadCardListPrefs('ALICE').moreFilters).toBe(true);
+    expect(loadCardListPrefs('bob').moreFilters).toBe(false);
+    localStorage.setItem(prefsKey('z'), JSON.stringify({ moreFilters: 'yes' }));
+    expect(loadCardListPrefs('z').moreFilters).toBe(false);
   });
 
   it('ignores what it cannot read', () => {
     localStorage.setItem(prefsKey('x'), '{broken');
     expect(loadCardListPrefs('x').pageSize).toBeNull();
     localStorage.setItem(prefsKey('y'), JSON.stringify({ hidden: 'imei', pageSize: 37, search: [1] }));
-    expect(loadCardListPrefs('y')).toEqual({ hidden: [], pageSize: null, search: {} });
+    expect(loadCardListPrefs('y')).toEqual({ hidden: [], pageSize: null, search: {}, moreFilters: false });
   });
 
   it('stores the search with dates as days and gives it back as dates', () => {

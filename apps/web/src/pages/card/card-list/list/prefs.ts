@@ -2,8 +2,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 
 /*
  * The card list's remembered client state (spec §3 "card search items and per-card settings"): the columns
- * shown, the rows per page and the last search, kept in this browser per login name, so two people sharing
- * a browser keep their own settings and a different account never sees another's last search.
+ * shown, the rows per page, the last search and whether "more filters" is open, kept in this browser per
+ * login name, so two people sharing a browser keep their own settings and a different account never sees
+ * another's last search.
  */
 
 export interface CardListPrefs {
@@ -12,13 +13,15 @@ export interface CardListPrefs {
   pageSize: number | null;
   /** the search form's values as last submitted (date ranges as YYYY-MM-DD pairs) */
   search: Record<string, unknown>;
+  /** the search form's extra filters are open */
+  moreFilters: boolean;
 }
 
 const KEY_PREFIX = 'lx_card_list_prefs:';
 /** Search form fields holding a date range. */
 export const DATE_RANGE_FIELDS = ['activated', 'firstUsed'] as const;
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
-const EMPTY: CardListPrefs = { hidden: [], pageSize: null, search: {} };
+const EMPTY: CardListPrefs = { hidden: [], pageSize: null, search: {}, moreFilters: false };
 
 export const prefsKey = (loginName: string) => `${KEY_PREFIX}${loginName.toLowerCase()}`;
 
@@ -41,6 +44,7 @@ export function loadCardListPrefs(loginName: string | null): CardListPrefs {
       hidden: Array.isArray(raw.hidden) ? raw.hidden.filter((k): k is string => typeof k === 'string') : [],
       pageSize: PAGE_SIZES.includes(raw.pageSize as 10) ? (raw.pageSize as number) : null,
       search: raw.search && typeof raw.search === 'object' && !Array.isArray(raw.search) ? raw.search : {},
+      moreFilters: raw.moreFilters === true,
     };
   } catch {
     return EMPTY;

@@ -4,7 +4,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { CardState, Operator, carddetail, formatDateTime, type BodyOf } from '@lynx/contract';
+import { CardState, Operator, carddetail, formatDateTime, type BodyOf, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { cardFilters } from '../list/index.tsx';
@@ -189,7 +189,7 @@ export default function NumcardPage() {
         <Typography.Title level={5} style={{ marginTop: 0 }}>{N('records')}</Typography.Title>
         <Table size="small" rowKey="allocationId" loading={records.isFetching} dataSource={records.data?.list ?? []} pagination={false} scroll={{ x: 900 }}
           columns={[
-            { title: N('createdAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+            { title: withZoneLabel(N('createdAt')), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
             { title: N('mode'), dataIndex: 'mode', width: 100, render: (v: string) => <span style={{ textTransform: 'capitalize' }}>{N(v === 'transfer' ? 'verbTransfer' : 'verbDistribute')}</span> },
             { title: N('customer'), dataIndex: 'custName', width: 180 },
             { title: N('cards'), dataIndex: 'cardCount', width: 80, align: 'right' },
@@ -216,7 +216,7 @@ function FilterForm({ form, lang, onChange }: { form: ReturnType<typeof Form.use
           <Col xs={24} md={8}><Form.Item name="states" label={L('state')}><Select mode="multiple" allowClear options={CardState.options(lang)} placeholder={t('common.all')} /></Form.Item></Col>
           <Col xs={24} md={8}><Form.Item name="operatorId" label={L('operator')}><Select allowClear options={Operator.options(lang)} placeholder={t('common.all')} /></Form.Item></Col>
           <Col xs={24} md={8}><Form.Item name="batch" label={L('batch')}><Input allowClear maxLength={64} placeholder={L('batchHint')} /></Form.Item></Col>
-          <Col xs={24} md={8}><Form.Item name="activated" label={L('activatedRange')}><DatePicker.RangePicker style={{ width: '100%' }} /></Form.Item></Col>
+          <Col xs={24} md={8}><Form.Item name="activated" label={withZoneLabel(L('activatedRange'))}><DatePicker.RangePicker style={{ width: '100%' }} /></Form.Item></Col>
         </Row>
       </Form>
     </>

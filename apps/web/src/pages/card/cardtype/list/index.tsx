@@ -3,7 +3,7 @@ import { Alert, App, Button, Popconfirm, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CardFormFactor, CardGrade, cardcat, formatDateTime } from '@lynx/contract';
+import { CardFormFactor, CardGrade, cardcat, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
@@ -59,8 +59,9 @@ export default function CardTypeList() {
           { name: 'grade', label: C('grade'), type: 'enum', enumOf: CardGrade },
         ]}
         columns={[
-          { title: C('nameZh'), dataIndex: 'nameZh', sorter: true, width: 180 },
-          { title: C('nameEn'), dataIndex: 'nameEn', sorter: true, width: 180 },
+          // both names side by side on purpose (staff keep the catalogue in both languages): each marked with its language
+          { title: C('nameZh'), dataIndex: 'nameZh', sorter: true, width: 180, render: (v: string) => <span lang="zh">{v}</span> },
+          { title: C('nameEn'), dataIndex: 'nameEn', sorter: true, width: 180, render: (v: string) => <span lang="en">{v}</span> },
           { title: C('formFactor'), dataIndex: 'formFactor', width: 190, render: (v: number) => CardFormFactor.label(v, lang) },
           {
             title: C('grade'), dataIndex: 'grade', width: 120,
@@ -68,7 +69,7 @@ export default function CardTypeList() {
           },
           { title: C('temperature'), key: 'temp', width: 150, render: (_: unknown, r: CardTypeRow) => C('tempRange', { min: r.tempMin, max: r.tempMax }) },
           { title: C('description'), dataIndex: 'description', ellipsis: true, render: (v: string | null) => v ?? '-' },
-          { title: C('createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(C('createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           ...(canEdit || canDelete
             ? [{
                 title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 130,

@@ -2,11 +2,12 @@ import { Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { carddata, formatDateTime, formatSize, type ResponseOf } from '@lynx/contract';
+import { carddata, formatDateTime, formatSize, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { call } from '../../../../request/http.ts';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type ErrorRow = ResponseOf<typeof carddata.getCardImportErrorPage>['list'][number];
 
@@ -22,6 +23,7 @@ export default function CardImportDetail() {
   const I = (k: string) => t(`carddata.import.${k}`);
   const D = (k: string) => t(`carddata.detail.${k}`);
   const b = batch.data;
+  usePageTitle(b?.fileName);
 
   return (
     <DetailPage
@@ -38,7 +40,7 @@ export default function CardImportDetail() {
               { label: I('successRows'), value: <Tag color="success">{b.successRows}</Tag> },
               { label: I('failedRows'), value: <Tag color={b.failedRows ? 'error' : 'default'}>{b.failedRows}</Tag> },
               { label: I('createdBy'), value: b.createdBy },
-              { label: I('createdAt'), value: formatDateTime(b.createdAt) },
+              { label: withZoneLabel(I('createdAt')), value: formatDateTime(b.createdAt) },
             ]
           : []
       }

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Dayjs } from 'dayjs';
-import { STAFF_ROLE_TYPES, carddata, formatDateTime, formatSize, type ResponseOf } from '@lynx/contract';
+import { STAFF_ROLE_TYPES, carddata, formatDateTime, formatSize, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { ImportModal } from '../ImportModal.tsx';
@@ -64,7 +64,7 @@ function StaffImportList() {
           { title: I('failedRows'), dataIndex: 'failedRows', width: 100, align: 'right', render: (v: number) => <Tag color={v ? 'error' : 'default'}>{v}</Tag> },
           { title: I('fileSize'), dataIndex: 'fileSize', width: 100, render: (v: number) => formatSize(v) },
           { title: I('createdBy'), dataIndex: 'createdBy', width: 120 },
-          { title: I('createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(I('createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: 90,
             render: (_: unknown, r) => <Button type="link" size="small" onClick={() => detail(r.batchId)}>{I('detail')}</Button>,

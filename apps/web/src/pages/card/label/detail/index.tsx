@@ -2,7 +2,7 @@ import { Button, Space, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { CardState, Operator, cardcat, formatDateTime, type ResponseOf } from '@lynx/contract';
+import { CardState, Operator, cardcat, formatDateTime, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -14,6 +14,7 @@ import { STATE_COLORS } from '../../card-list/list/index.tsx';
 import { IccidLink } from '../../card-list/selectionTools.tsx';
 import { LABEL_LIST_PATH, LabelTag } from '../shared.tsx';
 import { useDeleteLabel } from '../useDeleteLabel.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type CardRow = ResponseOf<typeof cardcat.getLabelCardPage>['list'][number];
 const P = cardcat.CardCatalogPerm;
@@ -40,6 +41,7 @@ export default function LabelDetail() {
   const L = (k: string) => t(`cardcat.label.${k}`);
   const T = (k: string) => t(`cardcat.testCard.${k}`);
   const l = label.data;
+  usePageTitle(l?.name);
 
   return (
     <DetailPage
@@ -62,8 +64,8 @@ export default function LabelDetail() {
               { label: L('owner'), value: l.platform ? <Tag color="blue">{L('platform')}</Tag> : (l.custName ?? '-') },
               { label: L('description'), value: l.description ?? '-', span: 3 },
               { label: L('createdBy'), value: l.createdBy },
-              { label: L('createdAt'), value: formatDateTime(l.createdAt) },
-              { label: L('updatedAt'), value: formatDateTime(l.updatedAt) },
+              { label: withZoneLabel(L('createdAt')), value: formatDateTime(l.createdAt) },
+              { label: withZoneLabel(L('updatedAt')), value: formatDateTime(l.updatedAt) },
             ]
           : []
       }
@@ -80,7 +82,7 @@ export default function LabelDetail() {
           { title: T('state'), dataIndex: 'state', width: 120, render: (v: number) => <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} /> },
           { title: T('operator'), dataIndex: 'operatorId', width: 130, render: (v: number) => Operator.label(v, lang) },
           { title: T('customer'), dataIndex: 'custName', render: (v: string | null) => v ?? '-' },
-          { title: t('carddata.list.activatedAt'), dataIndex: 'activatedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+          { title: withZoneLabel(t('carddata.list.activatedAt')), dataIndex: 'activatedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
         ]}
       />
     </DetailPage>

@@ -11,6 +11,7 @@ import { useFormSave } from '../../../../components/useFormSave.ts';
 import { useTabs } from '../../../../stores/tabs.ts';
 import { useSession } from '../../../../stores/session.ts';
 import { LABEL_LIST_PATH, LabelTag } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 interface LabelForm {
   name: string;
@@ -34,6 +35,7 @@ export default function LabelEdit() {
     queryFn: () => call(cardcat.getLabelDetail, { labelId }, { silent: true }),
     enabled: editing && Number.isInteger(labelId) && labelId > 0,
   });
+  usePageTitle(existing.data?.name);
   const name = Form.useWatch('name', form);
   const colour = Form.useWatch('colour', form);
   const L = (k: string) => t(`cardcat.label.${k}`);

@@ -2,7 +2,7 @@ import { Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { cardcat, formatDateTime, type ResponseOf } from '@lynx/contract';
+import { cardcat, formatDateTime, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
@@ -49,7 +49,7 @@ export default function LabelList() {
           render: (v: string | null, r: LabelRow) => (r.platform ? <Tag color="blue">{L('platform')}</Tag> : v ?? '-'),
         },
         { title: L('createdBy'), dataIndex: 'createdBy', width: 130 },
-        { title: L('updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(L('updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: 170,
           render: (_: unknown, r: LabelRow) => (

@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Dayjs } from 'dayjs';
-import { formatDateTime, formatSize, pool, type ResponseOf } from '@lynx/contract';
+import { formatDateTime, formatSize, pool, type ResponseOf, formatCount, withZoneLabel } from '@lynx/contract';
 import { SearchTable, type SearchField } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { call } from '../../../../request/http.ts';
 import { POOL_EVENT_COLORS, POOL_STATE_COLORS, poolDetailPath } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type EventRow = ResponseOf<typeof pool.getPoolEventPage>['list'][number];
 const { PoolEventType, PoolState } = pool;
@@ -35,6 +36,7 @@ export default function PoolBlockHistory() {
   const table = useSearchTable(pool.getPoolEventPage, { fixed: { poolId }, transform: eventFilters });
   const H = (k: string, o?: Record<string, unknown>) => t(`pool.history.${k}`, o);
   const p = detail.data;
+  usePageTitle(p?.name);
   const fields: SearchField[] = [
     { name: 'type', label: H('type'), type: 'enum', enumOf: PoolEventType },
     { name: 'range', label: H('range'), type: 'dateRange' },
@@ -53,13 +55,13 @@ export default function PoolBlockHistory() {
         emptyHint={H('emptyHint')}
         fields={fields}
         columns={[
-          { title: H('at'), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(H('at')), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(v) },
           { title: H('type'), dataIndex: 'type', width: 190, render: (v: number) => <StatusTag enumOf={PoolEventType} value={v} colors={POOL_EVENT_COLORS} /> },
           {
             title: H('usage'), key: 'usage', width: 210,
             render: (_: unknown, e) => (e.usedBytes == null && e.quotaBytes == null ? '-' : `${formatSize(e.usedBytes)} / ${formatSize(e.quotaBytes)}`),
           },
-          { title: H('members'), dataIndex: 'memberCount', width: 100, align: 'right', render: (v: number | null) => (v == null ? '-' : v.toLocaleString()) },
+          { title: H('members'), dataIndex: 'memberCount', width: 100, align: 'right', render: (v: number | null) => (v == null ? '-' : formatCount(v)) },
           { title: H('reason'), dataIndex: 'reason', ellipsis: true, render: (v: string | null) => v ?? '-' },
           { title: H('actor'), dataIndex: 'actor', width: 140 },
         ]}

@@ -4,7 +4,7 @@ import { MinusCircleOutlined, PlusCircleOutlined, SyncOutlined } from '@ant-desi
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { CardState, Operator, batch, formatDate, formatDateTime, formatSize, pool, type ResponseOf } from '@lynx/contract';
+import { CardState, Operator, batch, formatDate, formatDateTime, formatSize, pool, type ResponseOf, formatCount, withZoneLabel } from '@lynx/contract';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -19,6 +19,7 @@ import { PoolFormModal } from '../PoolFormModal.tsx';
 import {
   POOL_LIST_PATH, POOL_STATE_COLORS, UsageBar, poolChangesPath, poolHistoryPath, usageLevel, usePoolActions, usePoolRefresh,
 } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type MemberRow = ResponseOf<typeof pool.getPoolCardPage>['list'][number];
 const { PoolPerm, PoolState, PoolExhaustAction } = pool;
@@ -75,6 +76,7 @@ export default function PoolDetail() {
   const A = (k: string, o?: Record<string, unknown>) => t(`pool.action.${k}`, o);
   const M = (k: string, o?: Record<string, unknown>) => t(`pool.members.${k}`, o);
   const p = detail.data;
+  usePageTitle(p?.name);
 
   const recount = async () => {
     setCounting(true);
@@ -117,13 +119,13 @@ export default function PoolDetail() {
               { label: F('customer'), value: p.custName ?? '-' },
               { label: F('operator'), value: Operator.label(p.operatorId, lang) },
               { label: F('state'), value: <StatusTag enumOf={PoolState} value={p.state} colors={POOL_STATE_COLORS} /> },
-              { label: F('members'), value: p.memberCount.toLocaleString() },
+              { label: F('members'), value: formatCount(p.memberCount) },
               { label: F('exhaustAction'), value: PoolExhaustAction.label(p.exhaustAction, lang) },
               { label: F('alertPercent'), value: `${p.alertPercent}%` },
-              { label: F('blockedAt'), value: dt(p.blockedAt) },
+              { label: withZoneLabel(F('blockedAt')), value: dt(p.blockedAt) },
               { label: F('createdBy'), value: p.createdBy },
               { label: F('description'), value: p.description ?? '-', span: 2 },
-              { label: F('createdAt'), value: dt(p.createdAt) },
+              { label: withZoneLabel(F('createdAt')), value: dt(p.createdAt) },
             ]
           : []
       }
@@ -183,7 +185,7 @@ export default function PoolDetail() {
           { title: M('contribution'), dataIndex: 'quotaBytes', width: 120, align: 'right', render: (v: number | null) => (v == null ? '-' : formatSize(v)) },
           { title: M('used'), dataIndex: 'usedBytes', width: 120, align: 'right', render: (v: number) => formatSize(v) },
           { title: M('online'), dataIndex: 'online', width: 90, render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{M(v ? 'onlineYes' : 'onlineNo')}</Tag> },
-          { title: M('joinedAt'), dataIndex: 'joinedAt', width: 165, render: dt },
+          { title: withZoneLabel(M('joinedAt')), dataIndex: 'joinedAt', width: 165, render: dt },
         ]}
       />
       {p && (

@@ -3,7 +3,7 @@ import { Alert, Button, Dropdown, Space, Typography } from 'antd';
 import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { Operator, Perm, STAFF_ROLE_TYPES, formatDateTime, pool } from '@lynx/contract';
+import { Operator, Perm, STAFF_ROLE_TYPES, formatDateTime, pool, formatCount, withZoneLabel } from '@lynx/contract';
 import { SearchTable, type SearchField } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
@@ -60,11 +60,11 @@ export default function PoolList() {
           { title: F('name'), dataIndex: 'name', sorter: true, width: 180, ellipsis: true, render: (v: string, r) => <Link to={poolDetailPath(r.poolId)}>{v}</Link> },
           ...(staff || canCustomers ? [{ title: F('customer'), dataIndex: 'custName', width: 170, ellipsis: true, render: (v: string | null) => v ?? '-' }] : []),
           { title: F('operator'), dataIndex: 'operatorId', width: 120, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{Operator.label(v, lang)}</span> },
-          { title: F('members'), dataIndex: 'memberCount', sorter: true, width: 100, align: 'right', render: (v: number) => v.toLocaleString() },
+          { title: F('members'), dataIndex: 'memberCount', sorter: true, width: 100, align: 'right', render: (v: number) => formatCount(v) },
           { title: F('usage'), key: 'usage', width: 210, render: (_: unknown, r) => <UsageBar p={r} /> },
           { title: F('state'), dataIndex: 'state', width: 100, render: (v: number) => <StatusTag enumOf={PoolState} value={v} colors={POOL_STATE_COLORS} /> },
           { title: F('exhaustAction'), dataIndex: 'exhaustAction', width: 200, ellipsis: true, render: (v: number) => PoolExhaustAction.label(v, lang) },
-          { title: F('checkedAt'), dataIndex: 'usageCheckedAt', width: 165, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+          { title: withZoneLabel(F('checkedAt')), dataIndex: 'usageCheckedAt', width: 165, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: canManage ? 200 : 170,
             render: (_: unknown, r) => (

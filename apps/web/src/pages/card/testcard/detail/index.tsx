@@ -2,7 +2,7 @@ import { Alert, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { CardActionKind, CardChangeSource, CardState, Operator, cardcat, formatDateTime, type ResponseOf } from '@lynx/contract';
+import { CardActionKind, CardChangeSource, CardState, Operator, cardcat, formatDateTime, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { call } from '../../../../request/http.ts';
@@ -10,6 +10,8 @@ import { STATE_COLORS } from '../../card-list/list/index.tsx';
 import { IccidLink } from '../../card-list/selectionTools.tsx';
 import { TestCardActions } from '../TestCardActions.tsx';
 import { DaysLeft, TestUsage, kb } from '../shared.tsx';
+import { historyReason } from '../../history.ts';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type History = ResponseOf<typeof cardcat.getTestCardDetail>['history'][number];
 
@@ -26,6 +28,7 @@ export default function TestCardDetail() {
   });
   const T = (k: string, o?: Record<string, unknown>) => t(`cardcat.testCard.${k}`, o);
   const d = detail.data;
+  usePageTitle(d ? iccid : null);
   const c = d?.card;
   const inTest = c?.state === CardState.Test;
 
@@ -47,10 +50,10 @@ export default function TestCardDetail() {
               { label: T('plan'), value: c.planName ?? '-' },
               { label: T('silentPeriod'), value: c.goodsReleaseId !== null ? T('silentMonths', { n: d.silentPeriodMonths }) : '-' },
               { label: T('online'), value: <Tag color={c.online ? 'success' : 'default'}>{T(c.online ? 'onlineYes' : 'onlineNo')}</Tag> },
-              { label: T('testStartAt'), value: c.testStartAt ? formatDateTime(c.testStartAt) : '-' },
-              { label: T('testEndAt'), value: c.testEndAt ? formatDateTime(c.testEndAt) : '-' },
+              { label: withZoneLabel(T('testStartAt')), value: c.testStartAt ? formatDateTime(c.testStartAt) : '-' },
+              { label: withZoneLabel(T('testEndAt')), value: c.testEndAt ? formatDateTime(c.testEndAt) : '-' },
               { label: T('daysLeft'), value: inTest ? <DaysLeft testEndAt={c.testEndAt} /> : '-' },
-              { label: T('latestTestEnd'), value: d.latestTestEnd ? formatDateTime(d.latestTestEnd) : '-' },
+              { label: withZoneLabel(T('latestTestEnd')), value: d.latestTestEnd ? formatDateTime(d.latestTestEnd) : '-' },
               { label: T('testQuota'), value: kb(c.testQuotaKb) },
               { label: T('testUsed'), value: <TestUsage usedKb={c.testUsedKb} quotaKb={c.testQuotaKb} /> },
             ]
@@ -67,13 +70,13 @@ export default function TestCardDetail() {
           size="small"
           scroll={{ x: 'max-content' }}
           columns={[
-            { title: T('at'), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(v) },
+            { title: withZoneLabel(T('at')), dataIndex: 'at', width: 170, render: (v: string) => formatDateTime(v) },
             { title: T('from'), dataIndex: 'fromState', width: 120, render: (v: number | null) => (v == null ? '-' : <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} />) },
             { title: T('to'), dataIndex: 'toState', width: 120, render: (v: number | null) => (v == null ? '-' : <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} />) },
             { title: T('action'), dataIndex: 'action', width: 140, render: (v: number | null) => (v == null ? '-' : CardActionKind.label(v, lang)) },
             { title: T('source'), dataIndex: 'source', width: 120, render: (v: number) => CardChangeSource.label(v, lang) },
             { title: T('actor'), dataIndex: 'actor', width: 120, render: (v: string | null) => v ?? '-' },
-            { title: T('reason'), dataIndex: 'reason', render: (v: string | null) => v ?? '-' },
+            { title: T('reason'), dataIndex: 'reason', render: (_: unknown, r: History) => historyReason(r) },
           ]}
         />
       </div>

@@ -2,7 +2,7 @@ import { Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Operator, Perm, account, cardcat, formatDateTime, type ResponseOf } from '@lynx/contract';
+import { Operator, Perm, account, cardcat, formatDateTime, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { usePerm } from '../../../../components/PermButton.tsx';
@@ -54,7 +54,7 @@ export default function TestCardList() {
           render: (v: string) => <Typography.Text copyable={{ text: v }} style={{ whiteSpace: 'nowrap' }}><Link to={`/card/testcard/detail/${v}`}>{v}</Link></Typography.Text>,
         },
         { title: T('msisdn'), dataIndex: 'msisdn', width: 140, render: (v: string | null) => v ?? '-' },
-        { title: T('testEndAt'), dataIndex: 'testEndAt', sorter: true, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+        { title: withZoneLabel(T('testEndAt')), dataIndex: 'testEndAt', sorter: true, width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
         { title: T('daysLeft'), key: 'daysLeft', width: 110, render: (_: unknown, r: TestCardRow) => <DaysLeft testEndAt={r.testEndAt} /> },
         {
           title: T('testUsed'), dataIndex: 'testUsedKb', width: 190,
@@ -63,7 +63,7 @@ export default function TestCardList() {
         { title: T('customer'), dataIndex: 'custName', width: 180, render: (v: string | null) => v ?? <Tag>{t('carddata.list.stock')}</Tag> },
         { title: T('plan'), dataIndex: 'planName', width: 170, ellipsis: true, render: (v: string | null) => v ?? '-' },
         { title: T('operator'), dataIndex: 'operatorId', width: 120, render: (v: number) => <span style={{ whiteSpace: 'nowrap' }}>{Operator.label(v, lang)}</span> },
-        { title: T('testStartAt'), dataIndex: 'testStartAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
+        { title: withZoneLabel(T('testStartAt')), dataIndex: 'testStartAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
         ...(canUpdate
           ? [{
               title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 190,

@@ -4,7 +4,7 @@ import { LockOutlined, UnlockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { account, AccountStatus, FreezeAction, formatDateTime } from '@lynx/contract';
+import { account, AccountStatus, FreezeAction, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -14,6 +14,7 @@ import { call } from '../../../../request/http.ts';
 import { useSession } from '../../../../stores/session.ts';
 import { ACCOUNT_STATUS_COLORS, FREEZE_ACTION_COLORS, nextFreezeAction, roleLabel } from '../helpers.ts';
 import { FreezeModal } from '../FreezeModal.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /home/account/freeze/:loginName: the account, its current state and every freeze and thaw with its reason. */
 export default function AccountFreezeRecords() {
@@ -29,6 +30,7 @@ export default function AccountFreezeRecords() {
     enabled: loginName !== '',
   });
   const a = info.data;
+  usePageTitle(a?.loginName);
   const thaw = a ? nextFreezeAction(a.status) === FreezeAction.Thaw : false;
   const self = a ? a.loginName.toLowerCase() === me?.toLowerCase() : false;
 
@@ -50,8 +52,8 @@ export default function AccountFreezeRecords() {
         { label: t('home.account.customer'), value: a.custName ?? <Typography.Text type="secondary">{t('home.account.staffAccount')}</Typography.Text> },
         { label: t('home.account.phone'), value: a.phone ?? '-' },
         { label: t('home.account.email'), value: a.email ?? '-' },
-        { label: t('home.account.lastLogin'), value: formatDateTime(a.lastLoginAt) },
-        { label: t('common.createdAt'), value: formatDateTime(a.createdAt) },
+        { label: withZoneLabel(t('home.account.lastLogin')), value: formatDateTime(a.lastLoginAt) },
+        { label: withZoneLabel(t('common.createdAt')), value: formatDateTime(a.createdAt) },
       ] : []}
     >
       <FreezeTable loginName={loginName} />
@@ -72,7 +74,7 @@ function FreezeTable({ loginName }: { loginName: string }) {
       rowKey="id"
       emptyHint={t('home.freeze.emptyHint')}
       columns={[
-        { title: t('home.freeze.time'), dataIndex: 'createdAt', width: 180, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('home.freeze.time')), dataIndex: 'createdAt', width: 180, render: (v: string) => formatDateTime(v) },
         { title: t('home.freeze.action'), dataIndex: 'action', width: 110, render: (v: number) => <StatusTag enumOf={FreezeAction} value={v} colors={FREEZE_ACTION_COLORS} /> },
         { title: t('home.account.reason'), dataIndex: 'reason', ellipsis: true },
         { title: t('home.freeze.operator'), dataIndex: 'operator', width: 180, ellipsis: true },

@@ -4,7 +4,7 @@ import { PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { account, AccountStatus, FreezeAction, formatDateTime } from '@lynx/contract';
+import { account, AccountStatus, FreezeAction, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -15,6 +15,7 @@ import { ACCOUNT_STATUS_COLORS, nextFreezeAction, parseCustId, roleLabel } from 
 import { FreezeModal, invalidateAccounts } from '../FreezeModal.tsx';
 import { OneTimePassword } from '../OneTimePassword.tsx';
 import { AccountForm, type AccountRecord } from './AccountForm.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /home/account/list/:channelCustId?: accounts in the user's scope; with a customer id, that customer's accounts. */
 export default function AccountList() {
@@ -34,6 +35,7 @@ export default function AccountList() {
     queryFn: ({ signal }) => call(account.getCustomerInfo, { custId: fixedCustId! }, { signal, silent: true }),
     enabled: fixedCustId !== null,
   });
+  usePageTitle(customer.data?.custName);
   const roleBody = fixed ?? {};
   const roles = useQuery({
     queryKey: [account.getRoleList.name, roleBody],
@@ -111,8 +113,8 @@ export default function AccountList() {
           { title: t('home.account.phone'), dataIndex: 'phone', width: 150, ellipsis: true, render: (v) => v ?? '-' },
           { title: t('home.account.email'), dataIndex: 'email', width: 200, ellipsis: true, render: (v) => v ?? '-' },
           { title: t('common.status'), dataIndex: 'status', width: 90, render: (v: number) => <StatusTag enumOf={AccountStatus} value={v} colors={ACCOUNT_STATUS_COLORS} /> },
-          { title: t('home.account.lastLogin'), dataIndex: 'lastLoginAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
-          { title: t('common.createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
+          { title: withZoneLabel(t('home.account.lastLogin')), dataIndex: 'lastLoginAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: lang === 'en' ? 350 : 250,
             render: (_v, row) => {

@@ -3,7 +3,7 @@ import { Alert, App, Button, Descriptions, Empty, Form, Input, Modal, Skeleton, 
 import { KeyOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiservice, formatDateTime, Perm, validateJumpUrl, validateLength } from '@lynx/contract';
+import { apiservice, formatDateTime, Perm, validateCallbackUrl, validateLength, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { PermButton } from '../../../../components/PermButton.tsx';
 import { ruleOf } from '../../../../components/rules.ts';
@@ -77,8 +77,8 @@ function KeyCard({ custId }: { custId: number | undefined }) {
             { key: 'cust', label: t('doc.api.customer'), children: d.custName },
             { key: 'appKey', label: t(k('appKey')), children: <Typography.Text copyable={{ text: d.appKey }} code data-testid="api-app-key">{d.appKey}</Typography.Text> },
             { key: 'secret', label: t(k('secret')), children: <Typography.Text code>{d.secretHint ?? '-'}</Typography.Text> },
-            { key: 'created', label: t(k('createdAt')), children: formatDateTime(d.createdAt) || '-' },
-            { key: 'rotated', label: t(k('rotatedAt')), children: d.rotatedAt ? formatDateTime(d.rotatedAt) : t(k('never')) },
+            { key: 'created', label: withZoneLabel(t(k('createdAt'))), children: formatDateTime(d.createdAt) || '-' },
+            { key: 'rotated', label: withZoneLabel(t(k('rotatedAt'))), children: d.rotatedAt ? formatDateTime(d.rotatedAt) : t(k('never')) },
           ]}
         />
       ) : (
@@ -150,7 +150,7 @@ function ConfigCard({ custId }: { custId: number | undefined }) {
           name="callbackUrl"
           label={t(c('callbackUrl'))}
           extra={t(c('callbackHint'))}
-          rules={[ruleOf(validateJumpUrl, { optional: true }), ruleOf((v) => validateLength(v, CALLBACK_MAX), { optional: true })]}
+          rules={[ruleOf(validateCallbackUrl, { optional: true }), ruleOf((v) => validateLength(v, CALLBACK_MAX), { optional: true })]}
         >
           <Input allowClear placeholder="https://" maxLength={CALLBACK_MAX} data-testid="api-callback-url" />
         </Form.Item>

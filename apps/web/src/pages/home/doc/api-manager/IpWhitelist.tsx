@@ -3,7 +3,7 @@ import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Tag } from '
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiservice, formatDateTime, Perm, validateIp, validateIpRange, validateLength, type ResponseOf } from '@lynx/contract';
+import { apiservice, formatDateTime, Perm, validateIp, validateIpRange, validateLength, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -116,7 +116,7 @@ export function IpWhitelist({ custId }: { custId: number | undefined }) {
             render: (open: boolean) => <Tag color={open ? 'success' : 'default'}>{t(ip(open ? 'open' : 'stopped'))}</Tag>,
           },
           { title: t(ip('createdBy')), dataIndex: 'createdBy', width: 130 },
-          { title: t(ip('createdAt')), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t(ip('createdAt'))), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
           {
             title: t('common.actions'),
             key: 'actions',

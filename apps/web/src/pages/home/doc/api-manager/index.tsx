@@ -17,7 +17,7 @@ function ApiManagerPage() {
   const [tab, setTab] = useState('reference');
   const [custId, setCustId] = useState<number | undefined>(undefined);
   return (
-    <div className="lx-card">
+    <div className="lx-card lx-doc">
       <Typography.Title level={3} style={{ marginTop: 0 }}>{t('doc.api.title')}</Typography.Title>
       <Tabs
         activeKey={tab}

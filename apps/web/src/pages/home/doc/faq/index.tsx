@@ -80,7 +80,7 @@ function FaqPage() {
   };
 
   return (
-    <div className="lx-card">
+    <div className="lx-card lx-doc">
       <Typography.Title level={3} style={{ marginTop: 0 }}>
         <QuestionCircleOutlined /> {t('doc.faq.title')}
       </Typography.Title>

@@ -15,6 +15,7 @@ const ENV_DEFAULTS: [name: string, defaultValue: string][] = [
   ['REDIS_URL', '—'],
   ['CMP_RATE_LIMIT', '1200'],
   ['CMP_RATE_LIMIT_IP', '6000'],
+  ['CMP_TRUSTED_PROXIES', '—'],
   ['CMP_LOGIN_CAPTCHA', 'after-failures'],
   ['CMP_SESSION_TTL_HOURS', '12'],
   ['CMP_API_LOG_RETENTION_DAYS', '90'],

@@ -4,13 +4,14 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { CardChangeFailureState, CardChangeType, formatDateTime, opconfig } from '@lynx/contract';
+import { CardChangeFailureState, CardChangeType, formatDateTime, opconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { usePerm } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { useOperatorNames, useOperators } from '../../shared.tsx';
 import { PERM, useLang } from '../../config/shared.tsx';
 import { FAILURE_STATE_COLORS, HandleModal, RequestSummary, isOpen, useFailureActions } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /operator/OperatorRetryFailureRecord/detail/:msisdn: every failure record of the number with each attempt. */
 export default function FailureDetail() {
@@ -27,6 +28,7 @@ export default function FailureDetail() {
     queryFn: () => call(opconfig.getCardChangeFailuresByMsisdn, { msisdn }, { silent: true }),
     enabled: msisdn.length > 0,
   });
+  usePageTitle(query.data?.length ? msisdn : null);
 
   if (query.isLoading) return <div className="lx-card"><Skeleton active /></div>;
   if (!msisdn || query.isError || !query.data?.length) return <div className="lx-card"><Result status="404" subTitle={t('common.notFound')} /></div>;
@@ -60,11 +62,11 @@ export default function FailureDetail() {
               { key: 'acc', label: t('opconfig.failure.operAccount'), children: r.operAccountName ?? t('opconfig.failure.accountGone') },
               { key: 'req', label: t('opconfig.failure.request'), children: <RequestSummary request={r.request} lang={lang} /> },
               { key: 'att', label: t('opconfig.failure.attempts'), children: r.attempts },
-              { key: 'last', label: t('opconfig.failure.lastAttemptAt'), children: formatDateTime(r.lastAttemptAt) },
+              { key: 'last', label: withZoneLabel(t('opconfig.failure.lastAttemptAt')), children: formatDateTime(r.lastAttemptAt) },
               { key: 'reason', label: t('opconfig.failure.failureReason'), children: `${r.failureCode}: ${r.failureReason}`, span: 'filled' as const },
-              { key: 'created', label: t('opconfig.failure.createdAt'), children: formatDateTime(r.createdAt) },
+              { key: 'created', label: withZoneLabel(t('opconfig.failure.createdAt')), children: formatDateTime(r.createdAt) },
               { key: 'by', label: t('opconfig.failure.handledBy'), children: r.handledBy ?? '-' },
-              { key: 'at', label: t('opconfig.failure.handledAt'), children: r.handledAt ? formatDateTime(r.handledAt) : '-' },
+              { key: 'at', label: withZoneLabel(t('opconfig.failure.handledAt')), children: r.handledAt ? formatDateTime(r.handledAt) : '-' },
               { key: 'remark', label: t('opconfig.failure.remark'), children: r.remark ?? '-', span: 'filled' as const },
             ]}
           />

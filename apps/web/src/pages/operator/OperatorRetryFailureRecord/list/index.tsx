@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { CardChangeFailureState, CardChangeType, formatDateTime, opconfig } from '@lynx/contract';
+import { CardChangeFailureState, CardChangeType, formatDateTime, opconfig, withZoneLabel } from '@lynx/contract';
 import { SearchTable, dateRange } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { usePerm } from '../../../../components/PermButton.tsx';
@@ -56,7 +56,7 @@ export default function FailureList() {
           },
           { title: t('opconfig.failure.attempts'), dataIndex: 'attempts', width: 90 },
           { title: t('opconfig.failure.state'), dataIndex: 'state', width: 110, render: (v: number) => <StatusTag enumOf={CardChangeFailureState} value={v} colors={FAILURE_STATE_COLORS} /> },
-          { title: t('opconfig.failure.createdAt'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('opconfig.failure.createdAt')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: 210,
             render: (_: unknown, r) => (

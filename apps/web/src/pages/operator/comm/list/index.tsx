@@ -3,7 +3,7 @@ import { Button, Popconfirm, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { CommPlanStatus, CommServiceKind, formatDateTime, opconfig } from '@lynx/contract';
+import { CommPlanStatus, CommServiceKind, formatDateTime, opconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -68,7 +68,7 @@ export default function CommPlanList() {
           { title: t('opconfig.comm.roaming'), dataIndex: 'roaming', width: 100, render: (v: boolean) => (v ? t('common.yes') : t('common.no')) },
           { title: t('opconfig.comm.status'), dataIndex: 'status', width: 90, render: (v: number) => <StatusTag enumOf={CommPlanStatus} value={v} colors={STATUS_COLORS} /> },
           { title: t('opconfig.comm.description'), dataIndex: 'description', width: 200, ellipsis: true, render: (v: string | null) => v || '-' },
-          { title: t('common.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           ...(canSave || canDelete
             ? [{
                 title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 140,

@@ -4,7 +4,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { COMMSERV_WHITELIST_MAX, CommServStatus, CommServType, commserv, formatDateTime } from '@lynx/contract';
+import { COMMSERV_WHITELIST_MAX, CommServStatus, CommServType, commserv, formatDateTime, formatCount, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
@@ -12,6 +12,7 @@ import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { useTabs } from '../../../../stores/tabs.ts';
 import { QosModal } from '../QosModal.tsx';
 import { BASE, DirectionalTag, PERM_DELETE, PERM_EDIT, STATUS_COLORS, TYPE_COLORS, type QosRow } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /operator/commserv-list/detail/:commservId: the service, its whitelist and its QoS profiles (add, edit, delete). */
 export default function CommServDetail() {
@@ -34,6 +35,7 @@ export default function CommServDetail() {
     enabled: valid && detail.isSuccess,
   });
   const s = detail.data;
+  usePageTitle(s?.commservName);
   const f = (k: string) => t(`commserv.fields.${k}`);
   const q = (k: string) => t(`commserv.qos.${k}`);
 
@@ -66,7 +68,7 @@ export default function CommServDetail() {
       navigate(`${BASE}/list`);
       useTabs.getState().close(`${BASE}/detail/${commservId}`);
     });
-  const kbps = (v: number | null) => (v == null ? '-' : v.toLocaleString());
+  const kbps = (v: number | null) => (v == null ? '-' : formatCount(v));
 
   return (
     <DetailPage
@@ -90,8 +92,8 @@ export default function CommServDetail() {
         { label: f('redirect'), value: s.redirectName ?? '-' },
         { label: f('redirectAddress'), value: s.redirectAddress ? <Typography.Text copyable>{s.redirectAddress}</Typography.Text> : '-' },
         { label: f('createdBy'), value: s.createdBy },
-        { label: t('common.createdAt'), value: formatDateTime(s.createdAt) },
-        { label: t('common.updatedAt'), value: formatDateTime(s.updatedAt) },
+        { label: withZoneLabel(t('common.createdAt')), value: formatDateTime(s.createdAt) },
+        { label: withZoneLabel(t('common.updatedAt')), value: formatDateTime(s.updatedAt) },
         { label: f('description'), value: s.description || '-' },
       ] : []}
     >
@@ -131,7 +133,7 @@ export default function CommServDetail() {
                 { title: q('gbrUplink'), dataIndex: 'gbrUplinkKbps', align: 'right', render: kbps },
                 { title: q('gbrDownlink'), dataIndex: 'gbrDownlinkKbps', align: 'right', render: kbps },
                 { title: q('arp'), dataIndex: 'arpPriority', align: 'right' },
-                { title: t('common.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
+                { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
                 ...(canEdit ? [{
                   title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 130,
                   render: (_: unknown, r: QosRow) => (

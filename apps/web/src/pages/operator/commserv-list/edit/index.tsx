@@ -7,6 +7,7 @@ import { call } from '../../../../request/http.ts';
 import { useTabs } from '../../../../stores/tabs.ts';
 import { CommServForm } from '../CommServForm.tsx';
 import { BASE } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /operator/commserv-list/edit/:commservId: edit a communication service. */
 export default function CommServEdit() {
@@ -20,6 +21,7 @@ export default function CommServEdit() {
     queryFn: ({ signal }) => call(commserv.getCommServDetail, { commservId }, { signal, silent: true }),
     enabled: valid,
   });
+  usePageTitle(query.data?.commservName);
   const leave = (to: string) => {
     navigate(to);
     useTabs.getState().close(`${BASE}/edit/${commservId}`);

@@ -3,7 +3,7 @@ import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { CommServStatus, CommServType, commserv, formatDateTime } from '@lynx/contract';
+import { CommServStatus, CommServType, commserv, formatDateTime, nameIn, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -19,7 +19,7 @@ const toBool = (v: unknown) => (v === YES ? true : v === NO ? false : undefined)
 
 /** /operator/commserv-list/list: communication services with filters, export, add, edit and delete. */
 export default function CommServList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { modal, message } = App.useApp();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -78,7 +78,7 @@ export default function CommServList() {
       columns={[
         {
           title: f('commservName'), dataIndex: 'commservName', sorter: true, fixed: 'left',
-          render: (v: string, r) => <Link to={`${BASE}/detail/${r.commservId}`}>{v}</Link>,
+          render: (v: string, r) => <Link to={`${BASE}/detail/${r.commservId}`}>{nameIn(i18n.language === 'en' ? 'en' : 'zh', v, r.commservNameEn)}</Link>,
         },
         { title: f('commservType'), dataIndex: 'commservType', render: (v: number) => <StatusTag enumOf={CommServType} value={v} colors={TYPE_COLORS} /> },
         { title: f('directional'), dataIndex: 'directional', render: (v: boolean) => <DirectionalTag value={v} /> },
@@ -88,7 +88,7 @@ export default function CommServList() {
         { title: f('speedLimit'), dataIndex: 'speedLimitName', render: (v: string | null) => v ?? '-' },
         { title: f('redirect'), dataIndex: 'redirectName', render: (v: string | null) => v ?? '-' },
         { title: f('status'), dataIndex: 'status', render: (v: number) => <StatusTag enumOf={CommServStatus} value={v} colors={STATUS_COLORS} /> },
-        { title: t('common.updatedAt'), dataIndex: 'updatedAt', sorter: true, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', sorter: true, render: (v: string) => formatDateTime(v) },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: 170,
           render: (_: unknown, r) => (

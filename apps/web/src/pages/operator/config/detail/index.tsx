@@ -3,12 +3,13 @@ import { ApiOutlined, EditOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { formatDateTime, opconfig } from '@lynx/contract';
+import { formatDateTime, opconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { PermButton } from '../../../../components/PermButton.tsx';
 import { useOperatorNames, useOperators } from '../../shared.tsx';
 import { LastTest, PERM, SecretMask, adapterLabel, useLang, useTestConnection } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /operator/config/detail/:operAccountId: the access configuration, its masked credentials and the connection test. */
 export default function AccessDetail() {
@@ -29,6 +30,7 @@ export default function AccessDetail() {
     void qc.invalidateQueries({ queryKey: [opconfig.getOperatorAccountPage.name] });
   });
   const r = query.data;
+  usePageTitle(r?.accountName);
   return (
     <DetailPage
       loading={valid && query.isLoading}
@@ -70,8 +72,8 @@ export default function AccessDetail() {
               },
               { label: t('opconfig.access.commPlanCount'), value: r.commPlanCount },
               { label: t('opconfig.access.createdBy'), value: r.createdBy },
-              { label: t('common.createdAt'), value: formatDateTime(r.createdAt) },
-              { label: t('common.updatedAt'), value: formatDateTime(r.updatedAt) },
+              { label: withZoneLabel(t('common.createdAt')), value: formatDateTime(r.createdAt) },
+              { label: withZoneLabel(t('common.updatedAt')), value: formatDateTime(r.updatedAt) },
               { label: t('opconfig.access.remark'), value: r.remark || '-' },
             ]
           : []

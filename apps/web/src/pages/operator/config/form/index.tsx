@@ -10,6 +10,7 @@ import { required, ruleOf } from '../../../../components/rules.ts';
 import { useFormSave } from '../../../../components/useFormSave.ts';
 import { operatorName, useOperators } from '../../shared.tsx';
 import { useLang } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 interface AccessForm {
   operatorId: number;
@@ -49,6 +50,7 @@ export default function AccessFormPage() {
     enabled: editing && validId,
   });
   const rec = current.data;
+  usePageTitle(rec?.accountName);
   const adapter = Form.useWatch('adapter', form);
   const issue = Form.useWatch('issueSimulatorCredentials', form);
   const clearPassword = Form.useWatch('clearPassword', form);

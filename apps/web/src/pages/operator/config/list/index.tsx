@@ -3,7 +3,7 @@ import { ApiOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { GATEWAY_ADAPTERS, formatDateTime, opconfig } from '@lynx/contract';
+import { GATEWAY_ADAPTERS, formatDateTime, opconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -65,7 +65,7 @@ export default function AccessList() {
         { title: t('opconfig.access.appKey'), key: 'appKey', width: 130, render: (_: unknown, r) => <SecretMask secret={r.credentials.appKey} /> },
         { title: t('opconfig.access.lastTest'), key: 'lastTest', width: 170, render: (_: unknown, r) => <LastTest row={r} /> },
         { title: t('opconfig.access.commPlanCount'), dataIndex: 'commPlanCount', width: 110 },
-        { title: t('common.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: 220,
           render: (_: unknown, r) => (

@@ -3,13 +3,14 @@ import { EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { FirewallAction, FirewallDirection, FirewallPolicyStatus, FirewallProtocol, formatDateTime, netconfig } from '@lynx/contract';
+import { FirewallAction, FirewallDirection, FirewallPolicyStatus, FirewallProtocol, formatDateTime, netconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { PermButton } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { useOperatorNames, useOperators } from '../../shared.tsx';
 import { ACTION_COLORS, FIREWALL_LIST_PATH, P, POLICY_STATUS_COLORS, type PolicyRow } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 const addressTags = (xs: PolicyRow['sourceAddresses']) => (
   <Space size={[4, 4]} wrap>
@@ -31,6 +32,7 @@ export default function FirewallDetail() {
     enabled: valid,
   });
   const r = query.data;
+  usePageTitle(r?.policyName);
   return (
     <DetailPage
       loading={valid && query.isLoading}
@@ -60,8 +62,8 @@ export default function FirewallDetail() {
               { label: t('netconfig.firewall.createdBy'), value: r.createdBy },
               { label: t('netconfig.firewall.sourceAddresses'), value: addressTags(r.sourceAddresses) },
               { label: t('netconfig.firewall.targetAddresses'), value: addressTags(r.targetAddresses) },
-              { label: t('common.createdAt'), value: formatDateTime(r.createdAt) },
-              { label: t('common.updatedAt'), value: formatDateTime(r.updatedAt) },
+              { label: withZoneLabel(t('common.createdAt')), value: formatDateTime(r.createdAt) },
+              { label: withZoneLabel(t('common.updatedAt')), value: formatDateTime(r.updatedAt) },
               { label: t('netconfig.firewall.description'), value: r.description || '-' },
             ]
           : []

@@ -12,6 +12,7 @@ import { useTabs } from '../../../../stores/tabs.ts';
 import { operatorName, useOperators } from '../../shared.tsx';
 import { FIREWALL_LIST_PATH, useAddressBook } from '../shared.tsx';
 import { useFieldSave } from '../useFieldSave.ts';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 interface PolicyForm {
   policyName: string;
@@ -50,6 +51,7 @@ export default function FirewallPolicyFormPage() {
     queryFn: () => call(netconfig.getFirewallPolicyDetail, { policyId }, { silent: true }),
     enabled: editing,
   });
+  usePageTitle(existing.data?.policyName);
 
   const filled = useRef(false);
   useEffect(() => {

@@ -3,7 +3,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { FirewallAction, FirewallDirection, FirewallPolicyStatus, FirewallProtocol, formatDateTime, netconfig } from '@lynx/contract';
+import { FirewallAction, FirewallDirection, FirewallPolicyStatus, FirewallProtocol, formatDateTime, netconfig, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
@@ -84,7 +84,7 @@ export default function FirewallList() {
         { title: t('netconfig.firewall.ports'), dataIndex: 'ports', width: 160, render: (v: string | null) => (v ? <Typography.Text code>{v}</Typography.Text> : t('netconfig.firewall.portsAll')) },
         { title: t('netconfig.firewall.priority'), dataIndex: 'priority', sorter: true, width: 100 },
         { title: t('netconfig.firewall.status'), dataIndex: 'status', width: 90, render: (v: number) => <StatusTag enumOf={FirewallPolicyStatus} value={v} colors={POLICY_STATUS_COLORS} /> },
-        { title: t('netconfig.firewall.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('netconfig.firewall.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: 180,
           render: (_: unknown, r) => (

@@ -9,6 +9,7 @@ import { required, ruleOf } from '../../../../components/rules.ts';
 import { useTabs } from '../../../../stores/tabs.ts';
 import { useFieldSave } from '../../firewallConfig/useFieldSave.ts';
 import { LTCOMM_LIST_PATH, useUnicomApns } from '../shared.ts';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type Mode = 'add' | 'edit' | 'copy';
 type Service = 'data' | 'sms' | 'voice';
@@ -51,6 +52,7 @@ export default function UnicomPlanConfig() {
     enabled: needsSource && validId,
   });
   const sourceName = source.data?.planName;
+  usePageTitle(sourceName);
 
   const filled = useRef(false);
   useEffect(() => {

@@ -3,12 +3,13 @@ import { CopyOutlined, EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { RoamingZone, UnicomPlanStatus, formatDateTime, netconfig } from '@lynx/contract';
+import { RoamingZone, UnicomPlanStatus, formatDateTime, netconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { PermButton } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
-import { LTCOMM_LIST_PATH, P, PLAN_STATUS_COLORS, limitText, servicesText } from '../shared.ts';
+import { LTCOMM_LIST_PATH, P, PLAN_STATUS_COLORS, dataLimitText, limitText, servicesText } from '../shared.ts';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /operator/ltcomm/config/detail/:planID */
 export default function UnicomPlanDetail() {
@@ -23,6 +24,7 @@ export default function UnicomPlanDetail() {
     enabled: valid,
   });
   const r = query.data;
+  usePageTitle(r?.planName);
   return (
     <DetailPage
       loading={valid && query.isLoading}
@@ -48,7 +50,7 @@ export default function UnicomPlanDetail() {
               { label: t('netconfig.ltcomm.services'), value: servicesText(r, t) },
               { label: t('netconfig.ltcomm.apn'), value: r.apnName ?? '-' },
               { label: t('netconfig.ltcomm.roamingZone'), value: RoamingZone.label(r.roamingZone, lang) },
-              { label: t('netconfig.ltcomm.dataLimitMb'), value: r.dataEnabled ? limitText(r.dataLimitMb, 'MB', t) : '-' },
+              { label: t('netconfig.ltcomm.dataLimit'), value: r.dataEnabled ? dataLimitText(r.dataLimitMb, t) : '-' },
               { label: t('netconfig.ltcomm.smsLimit'), value: r.smsEnabled ? limitText(r.smsLimit, '', t) : '-' },
               { label: t('netconfig.ltcomm.speedLimitKbps'), value: r.dataEnabled ? limitText(r.speedLimitKbps, 'kbps', t) : '-' },
               { label: t('netconfig.ltcomm.billingDay'), value: t('netconfig.ltcomm.billingDayValue', { day: r.billingDay }) },
@@ -57,8 +59,8 @@ export default function UnicomPlanDetail() {
                 value: r.copiedFrom ? <a onClick={() => navigate(`/operator/ltcomm/config/detail/${r.copiedFrom}`)}>#{r.copiedFrom}</a> : '-',
               },
               { label: t('netconfig.ltcomm.createdBy'), value: r.createdBy },
-              { label: t('common.createdAt'), value: formatDateTime(r.createdAt) },
-              { label: t('common.updatedAt'), value: formatDateTime(r.updatedAt) },
+              { label: withZoneLabel(t('common.createdAt')), value: formatDateTime(r.createdAt) },
+              { label: withZoneLabel(t('common.updatedAt')), value: formatDateTime(r.updatedAt) },
               { label: t('netconfig.ltcomm.description'), value: r.description || '-' },
             ]
           : []

@@ -3,13 +3,13 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { RoamingZone, UnicomPlanStatus, formatDateTime, netconfig } from '@lynx/contract';
+import { RoamingZone, UnicomPlanStatus, formatDateTime, netconfig, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { call } from '../../../../request/http.ts';
-import { P, PLAN_STATUS_COLORS, limitText, servicesText, type UnicomPlanRow } from '../shared.ts';
+import { P, PLAN_STATUS_COLORS, dataLimitText, limitText, servicesText, type UnicomPlanRow } from '../shared.ts';
 
 /** /operator/ltcomm/list: China Unicom communication plans; add, copy, edit, delete, export. */
 export default function UnicomPlanList() {
@@ -58,12 +58,12 @@ export default function UnicomPlanList() {
         { title: t('netconfig.ltcomm.services'), key: 'services', width: 150, render: (_: unknown, r) => servicesText(r, t) },
         { title: t('netconfig.ltcomm.apn'), dataIndex: 'apnName', width: 160, render: (v: string | null) => v ?? '-' },
         { title: t('netconfig.ltcomm.roamingZone'), dataIndex: 'roamingZone', width: 150, render: (v: number) => RoamingZone.label(v, lang) },
-        { title: t('netconfig.ltcomm.dataLimitMb'), dataIndex: 'dataLimitMb', width: 130, render: (v: number | null, r) => (r.dataEnabled ? limitText(v, 'MB', t) : '-') },
+        { title: t('netconfig.ltcomm.dataLimit'), dataIndex: 'dataLimitMb', width: 130, render: (v: number | null, r) => (r.dataEnabled ? dataLimitText(v, t) : '-') },
         { title: t('netconfig.ltcomm.smsLimit'), dataIndex: 'smsLimit', width: 130, render: (v: number | null, r) => (r.smsEnabled ? limitText(v, '', t) : '-') },
         { title: t('netconfig.ltcomm.speedLimitKbps'), dataIndex: 'speedLimitKbps', width: 130, render: (v: number | null, r) => (r.dataEnabled ? limitText(v, 'kbps', t) : '-') },
         { title: t('netconfig.ltcomm.billingDay'), dataIndex: 'billingDay', width: 130, render: (v: number) => t('netconfig.ltcomm.billingDayValue', { day: v }) },
         { title: t('netconfig.ltcomm.status'), dataIndex: 'status', width: 90, render: (v: number) => <StatusTag enumOf={UnicomPlanStatus} value={v} colors={PLAN_STATUS_COLORS} /> },
-        { title: t('netconfig.ltcomm.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('netconfig.ltcomm.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
         {
           title: t('common.actions'), key: 'actions', fixed: 'right', width: 220,
           render: (_: unknown, r) => (

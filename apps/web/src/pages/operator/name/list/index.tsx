@@ -1,6 +1,6 @@
 import { Empty, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@lynx/contract';
+import { formatDateTime, withZoneLabel } from '@lynx/contract';
 import { operatorName, useOperators, type OperatorRow } from '../../shared.tsx';
 
 /** 1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st, 26th */
@@ -28,7 +28,7 @@ export default function OperatorNameList() {
           { title: t('operator.name.name'), key: 'name', render: (_, o) => operatorName(o, lang) },
           { title: t('operator.name.billingDay'), dataIndex: 'billingDay', render: (v: number) => t('operator.name.billingDayValue', { day: lang === 'en' ? ordinal(v) : v }) },
           { title: t('operator.name.apnCount'), dataIndex: 'apnCount', align: 'right' },
-          { title: t('common.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.createdAt')), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
         ]}
         locale={{ emptyText: <Empty description={<>{t('common.empty')}<br /><Typography.Text type="secondary">{t('operator.name.emptyHint')}</Typography.Text></>} /> }}
       />

@@ -4,7 +4,7 @@ import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { PlatformConfigState, PlatformType, formatDateTime, opconfig } from '@lynx/contract';
+import { PlatformConfigState, PlatformType, formatDateTime, opconfig, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -12,6 +12,7 @@ import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { PERM, SecretMask, useLang, type Lang } from '../../config/shared.tsx';
 import { usePlatformSchema, type PlatformEntry, type SchemaField } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 const STATE_COLORS = { [PlatformConfigState.On]: 'success', [PlatformConfigState.Off]: 'default' };
 
@@ -42,6 +43,7 @@ export default function PlatformEntries() {
   const canSwitch = usePerm(PERM.platformState);
   const [viewing, setViewing] = useState<PlatformEntry | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
+  usePageTitle(known ? PlatformType.label(platformType, lang) : null);
 
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: [opconfig.getPlatformPage.name] });
@@ -102,7 +104,7 @@ export default function PlatformEntries() {
                 <StatusTag enumOf={PlatformConfigState} value={v} colors={STATE_COLORS} />
               ),
           },
-          { title: t('common.updatedAt'), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: 180,
             render: (_: unknown, r) => (
@@ -128,8 +130,8 @@ export default function PlatformEntries() {
               { key: '_state', label: t('opconfig.platform.state'), children: <StatusTag enumOf={PlatformConfigState} value={viewing.state} colors={STATE_COLORS} /> },
               { key: '_remark', label: t('opconfig.platform.remark'), children: viewing.remark || '-' },
               { key: '_by', label: t('opconfig.platform.createdBy'), children: viewing.createdBy },
-              { key: '_created', label: t('common.createdAt'), children: formatDateTime(viewing.createdAt) },
-              { key: '_updated', label: t('common.updatedAt'), children: formatDateTime(viewing.updatedAt) },
+              { key: '_created', label: withZoneLabel(t('common.createdAt')), children: formatDateTime(viewing.createdAt) },
+              { key: '_updated', label: withZoneLabel(t('common.updatedAt')), children: formatDateTime(viewing.updatedAt) },
             ]}
           />
         )}

@@ -10,6 +10,7 @@ import { required, ruleOf } from '../../../../components/rules.ts';
 import { useFormSave } from '../../../../components/useFormSave.ts';
 import { useLang, type Lang } from '../../config/shared.tsx';
 import { usePlatformSchema, type SchemaField } from '../shared.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 type FieldValues = Record<string, string | number | boolean | null | undefined>;
 interface PlatformForm {
@@ -60,6 +61,7 @@ export default function PlatformFormPage() {
     enabled: known && editing,
   });
   const rec = current.data;
+  usePageTitle(rec?.name);
   const fields = schema.data?.fields ?? [];
 
   useEffect(() => {

@@ -1,16 +1,17 @@
 import type { ReactNode } from 'react';
 import { Button, Descriptions, Space, Tag, Typography } from 'antd';
-import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled } from '@ant-design/icons';
+import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, MinusCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { CardState, Operator, diagnose, formatDateTime, formatSizeFromMB, type ResponseOf } from '@lynx/contract';
+import { CardState, Operator, PlanOperationMode, diagnose, formatDateTime, formatSizeFromMB, type ResponseOf } from '@lynx/contract';
 
 export type DiagnoseResult = ResponseOf<typeof diagnose.diagnoseCard>;
 export type DiagnoseCheck = DiagnoseResult['checks'][number];
 type Fact = DiagnoseCheck['facts'][number];
 
 const V = diagnose.DiagnoseVerdict;
-export const VERDICT_COLOR: Record<number, string> = { [V.Ok]: 'success', [V.Warning]: 'warning', [V.Problem]: 'error' };
+export const VERDICT_COLOR: Record<number, string> = { [V.NotApplicable]: 'default', [V.Ok]: 'success', [V.Warning]: 'warning', [V.Problem]: 'error' };
 const ICON: Record<number, ReactNode> = {
+  [V.NotApplicable]: <MinusCircleFilled style={{ color: '#bfbfbf' }} />,
   [V.Ok]: <CheckCircleFilled style={{ color: '#52c41a' }} />,
   [V.Warning]: <ExclamationCircleFilled style={{ color: '#faad14' }} />,
   [V.Problem]: <CloseCircleFilled style={{ color: '#ff4d4f' }} />,
@@ -29,6 +30,7 @@ function FactValue({ fact }: { fact: Fact }) {
     case 'flag': return <>{t(v === 'true' ? 'common.yes' : 'common.no')}</>;
     case 'state': return <>{CardState.label(Number(v), lang)}</>;
     case 'operator': return <>{Operator.label(Number(v), lang)}</>;
+    case 'operationMode': return <>{PlanOperationMode.label(Number(v), lang)}</>;
     default: return <>{v}</>;
   }
 }

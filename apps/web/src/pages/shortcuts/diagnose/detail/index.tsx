@@ -4,7 +4,7 @@ import { MedicineBoxOutlined, ReloadOutlined, SearchOutlined } from '@ant-design
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CardState, ErrorCode, Operator, PlanOperationMode, carddata, diagnose, formatDateTime } from '@lynx/contract';
+import { CardState, ErrorCode, Operator, PlanOperationMode, carddata, diagnose, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { call, LogicError } from '../../../../request/http.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -37,6 +37,7 @@ export default function DiagnoseDetail() {
   const canCardList = usePerm(carddata.getSimListPage.perm);
   const canAccessConfig = usePerm(7060000);
   const canFailures = usePerm(7100000);
+  const canCommserv = usePerm(7030000);
   const canAdvanced = usePerm(P.Advanced);
   const canReset = canAdvanced;
 
@@ -130,6 +131,7 @@ export default function DiagnoseDetail() {
       case 'changePlan': case 'renew': case 'orderEventPack': case 'permitZones':
         return canCardList ? <GoButton label={t(`diagnose.actionLink.${c.actionKind}`)} onClick={() => cardDetail(shown.iccid)} /> : null;
       case 'accessConfig': return canAccessConfig ? <GoButton label={t('diagnose.actionLink.accessConfig')} onClick={() => navigate('/operator/config/list')} /> : null;
+      case 'commservConfig': return canCommserv ? <GoButton label={t('diagnose.actionLink.commservConfig')} onClick={() => navigate('/operator/commserv-list/list')} /> : null;
       case 'changeFailures':
         return canFailures && shown.msisdn ? <GoButton label={t('diagnose.actionLink.changeFailures')} onClick={() => navigate(`/operator/OperatorRetryFailureRecord/detail/${shown.msisdn}`)} /> : null;
       default: return null;
@@ -139,6 +141,7 @@ export default function DiagnoseDetail() {
   const counts = (r: DiagnoseResult) => ({
     total: r.checks.length, ok: r.checks.filter((c) => c.verdict === V.Ok).length,
     warning: r.checks.filter((c) => c.verdict === V.Warning).length, problem: r.checks.filter((c) => c.verdict === V.Problem).length,
+    na: r.checks.filter((c) => c.verdict === V.NotApplicable).length,
   });
   const overallTitle = (v: number) => t(v === V.Problem ? 'diagnose.overallProblem' : v === V.Warning ? 'diagnose.overallWarning' : 'diagnose.overallOk');
 
@@ -185,8 +188,11 @@ export default function DiagnoseDetail() {
             )}
             <Alert
               type={OVERALL_TYPE[shown.overall as 1 | 2 | 3] ?? 'info'} showIcon data-testid="diagnose-overall"
-              message={overallTitle(shown.overall)} description={t('diagnose.overallDesc', counts(shown))}
+              message={overallTitle(shown.overall)} description={t(counts(shown).na ? 'diagnose.overallDescNa' : 'diagnose.overallDesc', counts(shown))}
             />
+            {shown.operationMode !== PlanOperationMode.Professional && (
+              <Alert style={{ marginTop: 12 }} type="info" showIcon message={t('diagnose.standardNote')} data-testid="diagnose-standard-note" />
+            )}
             <Descriptions
               style={{ marginTop: 16 }} title={t('diagnose.summary')} bordered size="small" column={{ xs: 1, sm: 2, xl: 3 }}
               extra={!viewing && (
@@ -207,7 +213,7 @@ export default function DiagnoseDetail() {
                 { key: 'plan', label: t('diagnose.plan'), children: shown.planName ?? '-' },
                 { key: 'mode', label: t('diagnose.operationMode'), children: PlanOperationMode.label(shown.operationMode, lang) },
                 { key: 'kind', label: t('diagnose.kind'), children: t(shown.advanced ? 'diagnose.kindAdvanced' : 'diagnose.kindBasic') },
-                { key: 'at', label: t('diagnose.diagnosedAt'), children: formatDateTime(shown.diagnosedAt) },
+                { key: 'at', label: withZoneLabel(t('diagnose.diagnosedAt')), children: formatDateTime(shown.diagnosedAt) },
                 { key: 'by', label: t('diagnose.diagnosedBy'), children: shown.diagnosedBy },
               ]}
             />
@@ -223,7 +229,7 @@ export default function DiagnoseDetail() {
               locale={{ emptyText: <Empty description={t('diagnose.recordsEmpty')} /> }}
               pagination={{ current: recordsPage, pageSize: 10, total: records.data?.total ?? 0, onChange: setRecordsPage, showTotal: (total) => t('common.total', { total }) }}
               columns={[
-                { title: t('diagnose.diagnosedAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+                { title: withZoneLabel(t('diagnose.diagnosedAt')), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
                 { title: t('diagnose.diagnosedBy'), dataIndex: 'loginName', width: 120 },
                 { title: t('diagnose.kind'), dataIndex: 'advanced', width: 110, render: (v: boolean) => t(v ? 'diagnose.kindAdvanced' : 'diagnose.kindBasic') },
                 { title: t('diagnose.state'), dataIndex: 'state', width: 110, render: (v: number | null) => <StatusTag enumOf={CardState} value={v} colors={STATE_COLORS} /> },

@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
 import { DatePicker, Form, Input, Modal, Radio, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { ErrorCode, SendMode, countChars, notice, validateLength, type ResponseOf } from '@lynx/contract';
+import { ErrorCode, SendMode, countChars, notice, validateLength, withZoneLabel, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { required, ruleOf } from '../../../../components/rules.ts';
+import { businessNow, businessTodayPicker, instantToPicker, pickerToInstant } from '../../../../components/businessTime.ts';
 import { useFormSave } from '../../../../components/useFormSave.ts';
 
 export type NoticeRecord = ResponseOf<typeof notice.getNotificationListPage>['list'][number];
@@ -37,7 +38,7 @@ export function NoticeModal({ open, record, onClose, onSaved }: { open: boolean;
       record
         ? {
             content: record.content, englishContent: record.englishContent, sendMode: record.sendMode,
-            sendTime: record.sendMode === SendMode.Timed ? dayjs(record.sendTime) : null, endDate: dayjs(record.endDate),
+            sendTime: record.sendMode === SendMode.Timed ? instantToPicker(record.sendTime) : null, endDate: instantToPicker(record.endDate) ?? undefined,
           }
         : { sendMode: SendMode.Immediate, sendTime: null },
     );
@@ -50,7 +51,7 @@ export function NoticeModal({ open, record, onClose, onSaved }: { open: boolean;
       if (!value) return;
       const send: Dayjs | null = getFieldValue('sendMode') === SendMode.Timed ? getFieldValue('sendTime') : null;
       if (send && !value.isAfter(send)) throw new Error(t('notice.endAfterSend'));
-      if (!value.isAfter(dayjs())) throw new Error(t('notice.endAfterNow'));
+      if (!value.isAfter(businessNow())) throw new Error(t('notice.endAfterNow'));
     },
   });
 
@@ -65,8 +66,8 @@ export function NoticeModal({ open, record, onClose, onSaved }: { open: boolean;
       content: v.content.trim(),
       englishContent: v.englishContent.trim(),
       sendMode: v.sendMode,
-      ...(v.sendMode === SendMode.Timed && v.sendTime && { sendTime: v.sendTime.toISOString() }),
-      endDate: v.endDate.toISOString(),
+      ...(v.sendMode === SendMode.Timed && v.sendTime && { sendTime: pickerToInstant(v.sendTime) }),
+      endDate: pickerToInstant(v.endDate),
     };
     const saved = await persist(() =>
       record ? call(notice.updateNotification, { id: record.id, ...body }, { silent: true }) : call(notice.saveNotification, body, { silent: true }),
@@ -104,18 +105,18 @@ export function NoticeModal({ open, record, onClose, onSaved }: { open: boolean;
         </Form.Item>
         <Form.Item
           name="sendTime"
-          label={t('notice.sendTime')}
+          label={withZoneLabel(t('notice.sendTime'))}
           dependencies={['sendMode']}
           rules={[{ required: timed, message: t('common.required') }]}
         >
           <DatePicker showTime={{ format: 'HH:mm' }} format={TIME_FORMAT} disabled={!timed} style={{ width: '100%' }} data-testid="notice-send-time" />
         </Form.Item>
-        <Form.Item name="endDate" label={t('notice.endDate')} dependencies={['sendMode', 'sendTime']} rules={[required(), endRule]}>
+        <Form.Item name="endDate" label={withZoneLabel(t('notice.endDate'))} dependencies={['sendMode', 'sendTime']} rules={[required(), endRule]}>
           <DatePicker
             showTime={{ format: 'HH:mm' }}
             format={TIME_FORMAT}
             style={{ width: '100%' }}
-            disabledDate={(d) => d.isBefore(dayjs(), 'day')}
+            disabledDate={(d) => d.isBefore(businessTodayPicker(), 'day')}
             data-testid="notice-end-date"
           />
         </Form.Item>

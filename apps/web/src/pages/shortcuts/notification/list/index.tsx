@@ -3,7 +3,7 @@ import { App, Button, Space, Tooltip } from 'antd';
 import { InfoCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NoticeState, Perm, SendMode, notice, formatDateTime } from '@lynx/contract';
+import { NoticeState, Perm, SendMode, notice, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -71,8 +71,8 @@ export default function NotificationList() {
           { title: t('notice.content'), dataIndex: 'content', width: 200, ellipsis: true },
           { title: t('notice.englishContent'), dataIndex: 'englishContent', width: 200, ellipsis: true },
           { title: t('notice.sendMode'), dataIndex: 'sendMode', width: 110, render: (v: number) => <StatusTag enumOf={SendMode} value={v} /> },
-          { title: t('notice.sendTime'), dataIndex: 'sendTime', width: 165, render: (v: string) => formatDateTime(v) },
-          { title: t('notice.endDate'), dataIndex: 'endDate', width: 165, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('notice.sendTime')), dataIndex: 'sendTime', width: 165, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('notice.endDate')), dataIndex: 'endDate', width: 165, render: (v: string) => formatDateTime(v) },
           { title: t('notice.state'), dataIndex: 'state', width: 100, render: (v: number) => <StatusTag enumOf={NoticeState} value={v} colors={STATE_COLORS} /> },
           { title: t('notice.createdBy'), dataIndex: 'createdBy', width: 100 },
           {

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'react';
 import { Button, Col, DatePicker, Empty, Form, Input, Radio, Row, Space, Tag, Typography } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
-import { NetworkType, Operator, Perm, formatDateTime, formatSize, usage, type ResponseOf } from '@lynx/contract';
+import type { Dayjs } from 'dayjs';
+import { NetworkType, Operator, Perm, formatDateTime, formatDuration, formatSize, usage, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
+import { businessTodayPicker } from '../../../../components/businessTime.ts';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton, usePerm } from '../../../../components/PermButton.tsx';
 import { CustomerSelect } from '../../../home/customer/CustomerSelect.tsx';
@@ -15,22 +16,13 @@ type SessionRow = ResponseOf<typeof usage.getFlowSessionPage>['list'][number];
 type FlowPage = { startDate: string; endDate: string; total: number; totalBytes: number } | null | undefined;
 
 const MAX_DAYS = usage.FLOW_QUERY_MAX_DAYS;
-const defaultRange = (): [Dayjs, Dayjs] => [dayjs().subtract(6, 'day').startOf('day'), dayjs().startOf('day')];
+// the last seven business days, today included
+const defaultRange = (): [Dayjs, Dayjs] => [businessTodayPicker().subtract(6, 'day'), businessTodayPicker()];
 
 /** Search form values → the query's filters (dates as China days). */
 export function flowFilters(v: Record<string, any>): Record<string, unknown> {
   const { range, kind: _kind, ...rest } = v as { range?: [Dayjs, Dayjs] | null; kind?: Kind } & Record<string, unknown>;
   return { ...rest, ...(range?.[0] ? { startDate: range[0].format('YYYY-MM-DD'), endDate: range[1].format('YYYY-MM-DD') } : {}) };
-}
-
-function useDuration() {
-  const { t } = useTranslation();
-  return (seconds: number) => {
-    const h = Math.floor(seconds / 3600);
-    const m = Math.floor((seconds % 3600) / 60);
-    const s = seconds % 60;
-    return [h && t('usage.duration.h', { n: h }), (h || m) && t('usage.duration.m', { n: m }), t('usage.duration.s', { n: s })].filter(Boolean).join(' ');
-  };
 }
 
 function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: Kind) => void; values: Record<string, unknown>; onValues: (v: Record<string, unknown>) => void }) {
@@ -39,7 +31,7 @@ function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: 
   const L = (k: string, o?: Record<string, unknown>) => t(`usage.flow.${k}`, o);
   const endpoint = kind === 'daily' ? usage.getFlowDailyPage : usage.getFlowSessionPage;
   const table = useSearchTable(endpoint, { transform: flowFilters });
-  const duration = useDuration();
+  const duration = (seconds: number) => <span style={{ whiteSpace: 'nowrap' }}>{formatDuration(seconds, lang)}</span>;
   const canCustomers = usePerm([Perm.HomeCustomer, Perm.BusinessCustomer]);
   // the filters of the other record type carry over
   useEffect(() => {
@@ -66,8 +58,8 @@ function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: 
     { title: L('voice'), dataIndex: 'voiceSeconds', width: 120, render: (v: number) => (v ? duration(v) : '-') },
   ];
   const sessionColumns = [
-    { title: L('startedAt'), dataIndex: 'startedAt', width: 170, fixed: 'left' as const, render: (v: string) => formatDateTime(v) },
-    { title: L('endedAt'), dataIndex: 'endedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : <Tag color="processing">{L('open')}</Tag>) },
+    { title: withZoneLabel(L('startedAt')), dataIndex: 'startedAt', width: 170, fixed: 'left' as const, render: (v: string) => formatDateTime(v) },
+    { title: withZoneLabel(L('endedAt')), dataIndex: 'endedAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : <Tag color="processing">{L('open')}</Tag>) },
     { title: L('duration'), dataIndex: 'durationSeconds', width: 140, render: (v: number) => duration(v) },
     ...common,
     { title: L('rat'), dataIndex: 'rat', width: 130, render: (v: number | null) => (v ? NetworkType.label(v, lang) : '-') },
@@ -95,12 +87,12 @@ function FlowList({ kind, onKind, values, onValues }: { kind: Kind; onKind: (k: 
               <Form.Item name="msisdn" label={L('msisdn')} rules={[digits(5, 15, L('msisdnRule'))]}><Input allowClear maxLength={15} placeholder={L('msisdn')} /></Form.Item>
             </Col>
             <Col xs={24} sm={12} md={8} xl={6}>
-              <Form.Item name="range" label={L('range')} tooltip={L('rangeRule', { max: MAX_DAYS })}
+              <Form.Item name="range" label={withZoneLabel(L('range'))} tooltip={L('rangeRule', { max: MAX_DAYS })}
                 rules={[
                   { required: true, message: L('rangeRequired') },
                   { validator: (_, v?: [Dayjs, Dayjs]) => (!v?.[0] || v[1].diff(v[0], 'day') < MAX_DAYS ? Promise.resolve() : Promise.reject(new Error(L('rangeRule', { max: MAX_DAYS })))) },
                 ]}>
-                <DatePicker.RangePicker style={{ width: '100%' }} allowClear={false} disabledDate={(d) => d.isAfter(dayjs().endOf('day'))} />
+                <DatePicker.RangePicker style={{ width: '100%' }} allowClear={false} disabledDate={(d) => d.isAfter(businessTodayPicker(), 'day')} />
               </Form.Item>
             </Col>
             {canCustomers && (

@@ -1,6 +1,6 @@
-import { Tag, Tooltip, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { system, formatDateTime, type ResponseOf } from '@lynx/contract';
+import { system, formatDateTime, type ResponseOf, formatCount, withZoneLabel } from '@lynx/contract';
 import { SearchTable, dateRange } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 
@@ -30,20 +30,19 @@ export default function ApiLogList() {
         { name: 'range', label: t('system.api.range'), type: 'dateRange' },
       ]}
       columns={[
-        { title: t('system.api.time'), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('system.api.time')), dataIndex: 'createdAt', sorter: true, width: 170, render: (v: string) => formatDateTime(v) },
         { title: t('system.api.loginName'), dataIndex: 'loginName', width: 120, render: (v: string | null) => v ?? '-' },
         { title: t('system.api.method'), dataIndex: 'method', width: 80, render: (v: string) => <Tag color={v === 'GET' ? 'cyan' : 'geekblue'}>{v}</Tag> },
         {
-          title: t('system.api.path'), dataIndex: 'path', width: 290, ellipsis: { showTitle: false },
+          title: t('system.api.path'), dataIndex: 'path', width: 340, ellipsis: { showTitle: false },
           render: (v: string) => (
-            <Tooltip title={v} placement="topLeft">
-              <Typography.Text style={{ fontFamily: 'monospace', fontSize: 12 }}>{v}</Typography.Text>
-            </Tooltip>
+            // the full path in a title: the browser shows it on hover, and the screens check sees the ellipsis is meant
+            <Typography.Text title={v} style={{ fontFamily: 'monospace', fontSize: 12 }}>{v}</Typography.Text>
           ),
         },
         { title: t('system.api.status'), dataIndex: 'status', sorter: true, width: 100, render: (v: number) => <Tag color={statusColor(v)}>{v}</Tag> },
         { title: t('system.api.errorCode'), dataIndex: 'errorCode', width: 100, render: (v: number | null) => (v == null ? '-' : <Typography.Text type="danger">{v}</Typography.Text>) },
-        { title: t('system.api.duration'), dataIndex: 'durationMs', sorter: true, width: 115, align: 'right', render: (v: number) => (v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString()) },
+        { title: t('system.api.duration'), dataIndex: 'durationMs', sorter: true, width: 115, align: 'right', render: (v: number) => (v < 10 ? v.toFixed(1) : formatCount(Math.round(v))) },
         { title: t('system.api.ip'), dataIndex: 'ip', width: 130, render: (v: string | null) => v ?? '-' },
       ]}
     />

@@ -4,7 +4,7 @@ import { EditOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { Perm, RoleType, role, formatDateTime } from '@lynx/contract';
+import { Perm, RoleType, role, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { DetailPage } from '../../../../components/DetailPage.tsx';
 import { PermButton } from '../../../../components/PermButton.tsx';
@@ -12,6 +12,7 @@ import { roleNameOf } from '../permissionCodes.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { RoleDrawer } from '../RoleDrawer.tsx';
 import { PermissionTreeView } from '../PermissionTree.tsx';
+import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 /** /system/role/detail/:roleId: the role and the permissions it grants. */
 export default function RoleDetail() {
@@ -25,6 +26,7 @@ export default function RoleDetail() {
     enabled: valid,
   });
   const r = query.data;
+  usePageTitle(r && roleNameOf(r, i18n.language));
 
   return (
     <>
@@ -47,8 +49,8 @@ export default function RoleDetail() {
                 { label: t('system.role.roleType'), value: <StatusTag enumOf={RoleType} value={r.roleType} /> },
                 { label: t('system.role.builtIn'), value: r.builtIn ? t('common.yes') : t('common.no') },
                 { label: t('system.role.accountCount'), value: r.accountCount },
-                { label: t('common.createdAt'), value: formatDateTime(r.createdAt) },
-                { label: t('common.updatedAt'), value: formatDateTime(r.updatedAt) },
+                { label: withZoneLabel(t('common.createdAt')), value: formatDateTime(r.createdAt) },
+                { label: withZoneLabel(t('common.updatedAt')), value: formatDateTime(r.updatedAt) },
                 { label: t('system.role.description'), value: r.description || '-', span: 2 },
               ]
             : []

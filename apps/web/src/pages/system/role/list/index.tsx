@@ -3,7 +3,7 @@ import { Button, Space, Tag, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { Perm, RoleType, role, formatDateTime } from '@lynx/contract';
+import { Perm, RoleType, role, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { roleNameOf } from '../permissionCodes.ts';
@@ -41,7 +41,8 @@ export default function RoleList() {
           { name: 'roleType', label: t('system.role.roleType'), type: 'enum', enumOf: RoleType },
         ]}
         columns={[
-          { title: t('system.role.roleCode'), dataIndex: 'roleCode', width: 140, render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
+          // a long code without spaces is cut with … and shown whole on hover, never broken across lines
+          { title: t('system.role.roleCode'), dataIndex: 'roleCode', width: 140, ellipsis: true, render: (v: string) => <Typography.Text code title={v}>{v}</Typography.Text> },
           {
             title: t('system.role.roleName'), dataIndex: 'roleName', width: 160,
             render: (_v: string, r) => <a onClick={() => navigate(`/system/role/detail/${r.roleId}`)} title={t('system.role.openDetail')}>{roleNameOf(r, i18n.language)}</a>,
@@ -53,7 +54,7 @@ export default function RoleList() {
           },
           { title: t('system.role.accountCount'), dataIndex: 'accountCount', width: 90, align: 'right' },
           { title: t('system.role.description'), dataIndex: 'description', ellipsis: true, width: 200, render: (v: string | null) => v || '-' },
-          { title: t('common.updatedAt'), dataIndex: 'updatedAt', width: 165, render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', width: 165, render: (v: string) => formatDateTime(v) },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: 120,
             render: (_: unknown, r) => (

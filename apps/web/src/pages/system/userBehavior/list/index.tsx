@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { BehaviorAction, system, formatDateTime } from '@lynx/contract';
+import { BehaviorAction, system, formatDateTime, withZoneLabel } from '@lynx/contract';
 import { SearchTable, dateRange } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -20,7 +20,7 @@ export default function UserBehaviorList() {
         { name: 'range', label: t('system.behavior.range'), type: 'dateRange' },
       ]}
       columns={[
-        { title: t('system.behavior.time'), dataIndex: 'createdAt', sorter: true, width: 180, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('system.behavior.time')), dataIndex: 'createdAt', sorter: true, width: 180, render: (v: string) => formatDateTime(v) },
         { title: t('system.behavior.loginName'), dataIndex: 'loginName', sorter: true },
         { title: t('system.behavior.action'), dataIndex: 'action', render: (v: number) => <StatusTag enumOf={BehaviorAction} value={v} /> },
         { title: t('system.behavior.target'), dataIndex: 'target', render: (v) => v ?? '-' },

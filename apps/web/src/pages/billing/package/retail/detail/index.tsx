@@ -3,12 +3,13 @@ import { CopyOutlined, EditOutlined, HistoryOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { ProfitShareMethod, TariffType, formatDateTime, formatMoney, retail } from '@lynx/contract';
+import { ProfitShareMethod, TariffType, formatDateTime, formatMoney, retail, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../../request/http.ts';
 import { DetailPage } from '../../../../../components/DetailPage.tsx';
 import { StatusTag } from '../../../../../components/StatusTag.tsx';
 import { usePerm } from '../../../../../components/PermButton.tsx';
 import { CrossedPrice, RETAIL_PERM_EDIT, RETAIL_STATUS_COLORS, percent, retailPaths } from '../shared.tsx';
+import { usePageTitle } from '../../../../../layout/pageTitle.ts';
 
 /** /billing/package/retaildetail/:retailId/:tariffType: every field of a retail plan (spec §3). */
 export default function RetailDetailPage() {
@@ -23,6 +24,7 @@ export default function RetailDetailPage() {
     enabled: Number.isInteger(retailId) && retailId > 0,
   });
   const r = query.data;
+  usePageTitle(r?.retailName);
   const f = (k: string) => t(`retail.fields.${k}`);
   const invalid = !Number.isInteger(retailId) || retailId <= 0;
   return (
@@ -51,7 +53,7 @@ export default function RetailDetailPage() {
         { label: f('dividendProportion'), value: percent(r.dividendProportion) },
         { label: f('eventGoodsReleaseId'), value: r.eventName ?? '-' },
         { label: f('createdBy'), value: r.createdBy },
-        { label: f('createdAt'), value: formatDateTime(r.createdAt) },
+        { label: withZoneLabel(f('createdAt')), value: formatDateTime(r.createdAt) },
         { label: f('updatedAt'), value: lang === 'zh' ? `${formatDateTime(r.updatedAt)}（${r.updatedBy}）` : `${formatDateTime(r.updatedAt)} (${r.updatedBy})` },
         { label: f('description'), value: r.description ? <span style={{ whiteSpace: 'pre-wrap' }}>{r.description}</span> : '-', span: 3 },
       ] : []}

@@ -13,6 +13,7 @@ import { useTabs } from '../../../../../stores/tabs.ts';
 import { fieldOfRefusal, saveWithNameConfirm } from '../saveFlow.ts';
 import { RETAIL_LIST_PATH, retailPaths, useDebounced, useRetailBasics, useRetailCustomers } from '../shared.tsx';
 import { invalidateRetail } from '../RetailTab.tsx';
+import { usePageTitle } from '../../../../../layout/pageTitle.ts';
 
 const { RetailStatus } = retail;
 const NAME_MAX = 64;
@@ -63,6 +64,7 @@ export default function RetailFormPage() {
     enabled: retailId !== null && Number.isInteger(retailId),
   });
   const custId = Form.useWatch('custId', form);
+  usePageTitle(source.data?.retailName);
   const goodsReleaseId = Form.useWatch('goodsReleaseId', form);
   const [custSearch, setCustSearch] = useState('');
   const customers = useRetailCustomers(useDebounced(custSearch));

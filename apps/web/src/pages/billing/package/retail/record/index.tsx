@@ -3,12 +3,13 @@ import { ArrowRightOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { formatDateTime, retail, type ResponseOf } from '@lynx/contract';
+import { formatDateTime, retail, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../../request/http.ts';
 import { SearchTable } from '../../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../../components/useSearchTable.ts';
 import { retailPaths } from '../shared.tsx';
 import { formatRecordValue } from './format.ts';
+import { usePageTitle } from '../../../../../layout/pageTitle.ts';
 
 type RecordRow = ResponseOf<typeof retail.getRetailChangeRecord>['list'][number];
 const ACTION_COLORS: Record<number, string> = {
@@ -26,6 +27,7 @@ export default function RetailRecordPage() {
     queryKey: [retail.getRetailDetail.name, { retailId }],
     queryFn: ({ signal }) => call(retail.getRetailDetail, { retailId }, { signal, silent: true }),
   });
+  usePageTitle(plan.data?.retailName);
   const f = (k: string) => (i18n.exists(`retail.fields.${k}`) ? t(`retail.fields.${k}`) : k);
   const title = plan.data ? t('retail.recordsOf', { name: plan.data.retailName }) : t('retail.records');
   return (
@@ -37,7 +39,7 @@ export default function RetailRecordPage() {
         <Button onClick={() => navigate(retailPaths.detail(plan.data!))}>{t('retail.detail')}</Button>
       )}
       columns={[
-        { title: t('retail.recordTime'), dataIndex: 'createdAt', width: 180, render: (v: string) => formatDateTime(v) },
+        { title: withZoneLabel(t('retail.recordTime')), dataIndex: 'createdAt', width: 180, render: (v: string) => formatDateTime(v) },
         { title: t('retail.recordOperator'), key: 'who', width: 200, render: (_: unknown, r) => (lang === 'zh' ? `${r.userName}（${r.loginName}）` : `${r.userName} (${r.loginName})`) },
         {
           title: t('retail.recordAction'), dataIndex: 'action', width: 120,

@@ -3,7 +3,7 @@ import { App, Button, Form, Input, Space, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ErrorCode, commserv, countChars, formatDateTime, isHttpUrl, validateLength } from '@lynx/contract';
+import { ErrorCode, commserv, countChars, formatDateTime, isHttpUrl, validateLength, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../../request/http.ts';
 import { SearchTable } from '../../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../../components/useSearchTable.ts';
@@ -64,7 +64,7 @@ export default function RedirectManager() {
           { title: r_('url'), dataIndex: 'redirectUrl', render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
           { title: r_('targetContent'), dataIndex: 'targetContent', ellipsis: true, render: (v: string | null) => v ?? '-' },
           { title: r_('serviceCount'), dataIndex: 'serviceCount', align: 'right' },
-          { title: t('common.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
           ...(canManage ? [{
             title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 130,
             render: (_: unknown, r: RedirectRow) => (

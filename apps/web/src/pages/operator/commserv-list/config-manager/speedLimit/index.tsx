@@ -3,7 +3,7 @@ import { App, Button, Form, Input, InputNumber, Space, Tooltip } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ErrorCode, QOS_KBPS_MAX, commserv, countChars, formatDateTime, validateLength } from '@lynx/contract';
+import { ErrorCode, QOS_KBPS_MAX, commserv, countChars, formatDateTime, validateLength, formatCount, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../../request/http.ts';
 import { SearchTable } from '../../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../../components/useSearchTable.ts';
@@ -67,11 +67,11 @@ export default function SpeedLimitManager() {
         fields={[{ name: 'speedLimitName', label: s('name') }]}
         columns={[
           { title: s('name'), dataIndex: 'speedLimitName' },
-          { title: s('uplink'), dataIndex: 'uplinkKbps', align: 'right', render: (v: number) => v.toLocaleString() },
-          { title: s('downlink'), dataIndex: 'downlinkKbps', align: 'right', render: (v: number) => v.toLocaleString() },
+          { title: s('uplink'), dataIndex: 'uplinkKbps', align: 'right', render: (v: number) => formatCount(v) },
+          { title: s('downlink'), dataIndex: 'downlinkKbps', align: 'right', render: (v: number) => formatCount(v) },
           { title: s('serviceCount'), dataIndex: 'serviceCount', align: 'right' },
           { title: s('description'), dataIndex: 'description', ellipsis: true, render: (v: string | null) => v ?? '-' },
-          { title: t('common.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
+          { title: withZoneLabel(t('common.updatedAt')), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v) },
           ...(canManage ? [{
             title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 130,
             render: (_: unknown, r: SpeedLimitRow) => (

@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import i18n, { ready } from '../locales/i18n.ts';
+import { ready } from '../locales/i18n.ts';
 import { useSession } from '../stores/session.ts';
 import { useTabs } from '../stores/tabs.ts';
 import { withFeedback } from '../request/feedback.ts';
+import { LiveText } from '../request/LiveText.tsx';
 import type { SignInData } from '../login/api.ts';
 import './global.css';
 import App, { queryClient } from './App.tsx';
@@ -30,7 +31,7 @@ export async function startConsole(opts: { signedIn?: SignInData; beforeRender?:
   if (data) {
     useTabs.getState().clear();
     useSession.getState().signIn(data);
-    withFeedback((api) => api.message.success(i18n.t('auth.loginSuccess')));
+    withFeedback((api) => api.message.success(<LiveText k="auth.loginSuccess" />));
     // the forced password change is on /login (pages/login/index.tsx shows it while the session says so)
     if (!data.mustResetPassword) await router.navigate('/', { replace: true });
   }

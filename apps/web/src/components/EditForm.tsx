@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { LiveText } from '../request/LiveText.tsx';
 import { App, Form, Input, InputNumber, Modal, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +49,7 @@ export function EditForm<T extends Record<string, unknown>>({ open, title, field
     setBusy(true);
     try {
       await onSubmit(values);
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       form.resetFields();
       onClose();
     } catch {

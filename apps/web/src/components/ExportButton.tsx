@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../request/LiveText.tsx';
 import { App, Button, Dropdown, Space } from 'antd';
 import { DownOutlined, DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,7 @@ export function ExportButton({ source, via, filters }: { source?: Endpoint; via?
         : source ? await call(system.createExportTask, { source: source.name, filters: rest, format }) : null) as { taskId: string; direct?: boolean } | null;
       if (created?.direct) {
         await downloadFile(pathOf(system.downloadExportFile), { taskId: created.taskId });
-        message.success(t('common.exportDownloaded'));
+        message.success(<LiveText k="common.exportDownloaded" />);
       }
       // the download task page (kept alive in a tab) and the header badge show the new task at once
       void qc.invalidateQueries({ queryKey: [system.getDownloadTaskListPage.name] });

@@ -1,4 +1,5 @@
 import { App, Modal, Space, Typography } from 'antd';
+import { LiveText } from '../request/LiveText.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { account } from '@lynx/contract';
@@ -16,7 +17,7 @@ export function LogoModal({ open, onClose }: { open: boolean; onClose: () => voi
   const send = async (file: File) => {
     try {
       await upload(account.uploadLogo, file, {});
-      message.success(t('shell.logoSaved'));
+      message.success(<LiveText k="shell.logoSaved" />);
       await qc.invalidateQueries({ queryKey: [account.getLogoByCustId.name] });
     } catch {
       /* the request layer showed the reason */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../request/LiveText.tsx';
 import { Alert, App, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -20,7 +21,7 @@ function ResetPassword({ onDone }: { onDone: () => void }) {
       setBusy(true);
       try {
         await call(auth.resetPassword, v);
-        message.success(t('auth.resetDone'));
+        message.success(<LiveText k="auth.resetDone" />);
         onDone();
       } catch {
         /* shown by the request layer */
@@ -85,7 +86,7 @@ export default function LoginPage() {
         onSignedIn={(data) => {
           useTabs.getState().clear();
           session.signIn(data);
-          message.success(t('auth.loginSuccess'));
+          message.success(<LiveText k="auth.loginSuccess" />);
           if (!data.mustResetPassword) navigate('/', { replace: true });
         }}
         onRegister={(e) => {

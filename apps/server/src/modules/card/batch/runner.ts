@@ -139,12 +139,13 @@ export class BatchRunner {
       await this.refreshCounts(batchId).catch(() => {});
     }
     if (this.stopping) throw new Error(`batch ${batchId} interrupted by shutdown; the retry continues it`);
-    await this.finish(batchId);
     // the pool's usage rule once the cards have moved (joins raise the quota and may lift a quota block); its own
-    // transaction, after the chunks: a chunk only moves member_count, it does not re-count a large pool 50 times
+    // transaction, after the chunks: a chunk only moves member_count, it does not re-count a large pool 50 times.
+    // Before the batch shows "done": the pool page refreshes when it does and must then show the new quota.
     if (isPoolBatch(run.op.type) && run.op.poolId) {
       await checkPool(this.deps, run.op.poolId).catch((err) => this.log.error({ err, batchId }, 'pool usage check after a pool batch failed'));
     }
+    await this.finish(batchId);
   }
 
   /** Claims the next pending items and applies them; answers how many were claimed (0: nothing left to claim). */

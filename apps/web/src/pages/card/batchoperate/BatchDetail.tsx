@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { Alert, App, Button, Input, Segmented, Space, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -70,7 +71,7 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
       onOk: async () => {
         try {
           await call(batch.confirmBatch, { batchId });
-          message.success(t('batch.wizard.confirmed'));
+          message.success(<LiveText k="batch.wizard.confirmed" />);
           setTab('all');
           refresh();
         } catch {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { Alert, App, Button, Form, Input, Modal, Radio, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +42,7 @@ export function TestCardActions({ iccid, testEndAt, size = 'small', type = 'link
     try {
       const reason = v.reason?.trim() || undefined;
       await call(cardcat.updateTestCard, open === 'end' ? { iccid, action: 'end', reason } : { iccid, action: 'extend', days: v.days as 30, reason });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       void qc.invalidateQueries({ queryKey: [cardcat.getTestCardListPage.name] });
       void qc.invalidateQueries({ queryKey: [cardcat.getTestCardDetail.name] });
       setOpen(null);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { Alert, App, Form, Input, Modal } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,7 @@ export function FreezeModal({ target, onClose }: { target: { loginName: string; 
     setBusy(true);
     try {
       await call(account.saveAccountFreeze, { loginName: target.loginName, action, reason: reason.trim() });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       invalidateAccounts(qc);
       onClose();
     } catch {

@@ -1,4 +1,5 @@
 import { Alert, App, Button, Input, Modal, Space, Typography } from 'antd';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { CopyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -50,7 +51,7 @@ export function OneTimePassword({ loginName, password, onClose }: { loginName: s
             size="large"
             icon={<CopyOutlined />}
             onClick={async () => {
-              if (password && (await copyText(password))) message.success(t('common.copied'));
+              if (password && (await copyText(password))) message.success(<LiveText k="common.copied" />);
             }}
           >
             {t('common.copy')}

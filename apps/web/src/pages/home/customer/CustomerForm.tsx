@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { Alert, App, Button, Col, Divider, Drawer, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -52,7 +53,7 @@ export function CustomerForm({ open, record, onClose }: { open: boolean; record:
     try {
       if (record) await call(account.updateCustomer, { custId: record.custId, ...customerBody(values, 'update') });
       else await call(account.saveCustomer, customerBody(values, 'create') as BodyOf<typeof account.saveCustomer>);
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       invalidateCustomers(qc);
       onClose();
     } catch {

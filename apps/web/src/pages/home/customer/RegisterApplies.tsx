@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { App, Form, Input, Modal, Popconfirm, Space, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -46,7 +47,7 @@ export function RegisterApplies() {
     setBusy(true);
     try {
       await call(account.auditRegisterApply, { applyId: rejecting.applyId, pass: false, reason: reason.trim() });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       setRejecting(null);
     } catch {
       /* the request layer shows why */

@@ -10,6 +10,7 @@ import { CardChangeType, CardState, Perm, batch, formatDateTime, formatSize, hom
 import { call } from '../../../request/http.ts';
 import { usePerm } from '../../../components/PermButton.tsx';
 import { cardListLink, type DeepLinkKey } from '../../card/card-list/list/deepLink.ts';
+import { Panel } from './Panel.tsx';
 
 type Health = ResponseOf<typeof home.getFleetHealth>;
 type Alert = Health['alerts']['list'][number];
@@ -51,18 +52,6 @@ function Metric({ testId, title, value, loading, hint, color, icon, go }: {
         styles={{ content: color && value ? { color } : undefined }} />
       {hint && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{hint}</Typography.Text>}
     </Card>
-  );
-}
-
-function Panel({ title, extra, children, testId }: { title: ReactNode; extra?: ReactNode; children: ReactNode; testId: string }) {
-  return (
-    <div className="lx-card" data-testid={testId} style={{ height: '100%', marginBottom: 0 }}>
-      <div style={{ display: 'flex', alignItems: 'center', marginBottom: 8, gap: 8 }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>{title}</Typography.Title>
-        <div style={{ marginLeft: 'auto' }}>{extra}</div>
-      </div>
-      {children}
-    </div>
   );
 }
 
@@ -133,7 +122,7 @@ export function FleetHealth() {
       </Row>
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={12}>
-          <Panel testId="health-alert-list" title={L('recentAlerts')} extra={h && <Typography.Text type="secondary">{L('since', { day: h.since })}</Typography.Text>}>
+          <Panel flush testId="health-alert-list" title={L('recentAlerts')} extra={h && <Typography.Text type="secondary">{L('since', { day: h.since })}</Typography.Text>}>
             {q.isLoading ? <Skeleton active paragraph={{ rows: 3 }} /> : (
               <List<Alert>
                 size="small"
@@ -157,7 +146,7 @@ export function FleetHealth() {
           </Panel>
         </Col>
         <Col xs={24} xl={12}>
-          <Panel testId="health-batch-list" title={L('recentBatchFailures')} extra={h && <Typography.Text type="secondary">{L('since', { day: h.since })}</Typography.Text>}>
+          <Panel flush testId="health-batch-list" title={L('recentBatchFailures')} extra={h && <Typography.Text type="secondary">{L('since', { day: h.since })}</Typography.Text>}>
             {q.isLoading ? <Skeleton active paragraph={{ rows: 3 }} /> : (
               <List
                 size="small"

@@ -10,6 +10,7 @@ import { usePerm } from '../../../components/PermButton.tsx';
 import { Chart } from '../../../components/Chart.tsx';
 import { sizeScale, tooltipSize } from '../../../components/sizeChart.ts';
 import { cardListLink } from '../../card/card-list/list/deepLink.ts';
+import { Panel } from './Panel.tsx';
 
 /** Bar colours of the card states (the card list's tag colours as hex). */
 const STATE_HEX: Record<number, string> = {
@@ -24,18 +25,6 @@ function useHome<E extends Endpoint>(e: E) {
     queryKey: [e.name],
     queryFn: ({ signal }) => call(e, {} as never, { signal, silent: true }),
   });
-}
-
-function Panel({ title, extra, children, testId }: { title: ReactNode; extra?: ReactNode; children: ReactNode; testId: string }) {
-  return (
-    <div className="lx-card" data-testid={testId} style={{ height: '100%' }}>
-      <div style={{ display: 'flex', alignItems: 'center', marginBottom: 8, gap: 8 }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>{title}</Typography.Title>
-        <div style={{ marginLeft: 'auto' }}>{extra}</div>
-      </div>
-      {children}
-    </div>
-  );
 }
 
 /** Horizontal bars of a top-5 list (largest on top). */

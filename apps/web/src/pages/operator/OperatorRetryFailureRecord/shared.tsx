@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { App, Form, Input, Modal, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -72,7 +73,7 @@ export function HandleModal({ failureId, onClose, onDone }: { failureId: number 
     setBusy(true);
     try {
       await call(opconfig.handleCardChangeFailure, { failureId: failureId!, remark: v.remark.trim() });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       onDone();
       onClose();
     } catch {

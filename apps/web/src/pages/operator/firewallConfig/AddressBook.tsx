@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { Alert, App, Button, Form, Input, Modal, Popconfirm, Radio, Space, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -41,7 +42,7 @@ export function AddressBook({ scope }: { scope: AddressScope }) {
   const remove = async (r: AddressRow) => {
     try {
       await call(netconfig.deleteFirewallAddress, { addressId: r.addressId });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       refresh();
     } catch {
       /* the request layer shows why (e.g. the address is used by policies) */

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { App, Button, Popconfirm, Space, Switch, Typography } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -54,7 +55,7 @@ export function GoodsList({ perms, importPath, goodsType, tabs }: { perms: Goods
     setSwitching(r.goodsId);
     try {
       await call(netconfig.switchOperatorGoods, { goodsId: r.goodsId, status: r.status === OperatorGoodsStatus.On ? OperatorGoodsStatus.Off : OperatorGoodsStatus.On });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       refresh();
     } catch {
       /* shown by the request layer */

@@ -1,4 +1,5 @@
 import { App } from 'antd';
+import { LiveText } from '../../../request/LiveText.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { role } from '@lynx/contract';
@@ -23,7 +24,7 @@ export function useRoleDelete() {
       onOk: async () => {
         try {
           await call(role.deleteRole, { roleId: record.roleId }, { silent: true });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           await qc.invalidateQueries({ queryKey: [role.getRoleListPage.name] });
           qc.removeQueries({ queryKey: [role.getRoleDetail.name, record.roleId] });
         } catch (e) {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Card, Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select, Space, Switch } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -87,7 +88,7 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
     setBusy(true);
     try {
       const id = await onSubmit(toBody(v));
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       onSaved(id, v.tariffType);
     } catch (e) {
       const field = e instanceof LogicError ? (e.data as { field?: string } | null)?.field : undefined;

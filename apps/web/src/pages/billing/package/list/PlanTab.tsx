@@ -1,4 +1,5 @@
 import { App, Button, Dropdown, Space, Tag, Tooltip, Typography } from 'antd';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +42,7 @@ export function PlanTab({ category }: { category: 'basic' | 'supplementary' }) {
       okText: t('common.delete'), okButtonProps: { danger: true }, cancelText: t('common.cancel'),
       onOk: async () => {
         await call(plan.deleteBasicPlan, { goodsReleaseId: r.goodsReleaseId });
-        message.success(t('common.operationSuccess'));
+        message.success(<LiveText k="common.operationSuccess" />);
         invalidate();
       },
     });

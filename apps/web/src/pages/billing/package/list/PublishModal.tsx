@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { App, Form, Modal, Select, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -77,7 +78,7 @@ export function PublishModal({ record, onClose, onDone }: { record: PlanRow | nu
     setBusy(true);
     try {
       await call(plan.publishBasicPlan, { goodsReleaseId: record!.goodsReleaseId, custIds: v.custIds }, { silent: true });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       onDone();
       onClose();
     } catch (e) {

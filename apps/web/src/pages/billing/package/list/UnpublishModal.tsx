@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Modal, Table } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +32,7 @@ export function UnpublishModal({ record, onClose, onDone }: { record: PlanRow | 
       onOk: async () => {
         try {
           await call(plan.unpublishBasicPlan, { goodsReleaseId: record!.goodsReleaseId, ...(selected.length && { custIds: selected }) }, { silent: true });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           onDone();
           onClose();
         } catch (e) {

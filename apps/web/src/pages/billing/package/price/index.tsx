@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Card, DatePicker, Descriptions, Form, Input, InputNumber, Result, Skeleton, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +69,7 @@ export default function PriceAdjustmentPage() {
         goodsReleaseId: id, salePrice: v.salePrice, effectiveDate: v.effectiveDate.format('YYYY-MM-DD'), remark: v.remark?.trim() || undefined,
       }, { silent: true });
       setResult(r);
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       invalidate();
     } catch (e) {
       const field = e instanceof LogicError ? (e.data as { field?: string } | null)?.field : undefined;

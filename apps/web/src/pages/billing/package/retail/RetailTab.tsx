@@ -1,4 +1,5 @@
 import { App, Button, Dropdown, Space, Typography } from 'antd';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -45,7 +46,7 @@ export function RetailTab() {
       onOk: async () => {
         try {
           await call(retail.updateRetail, { retailId: r.retailId, status: on ? RetailStatus.OnSale : RetailStatus.OffSale });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           invalidateRetail(qc);
         } catch {
           /* shown by the request layer (e.g. the price is no longer above the basic plan's) */

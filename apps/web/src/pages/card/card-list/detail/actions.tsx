@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { App, Button, Form, Input, InputNumber, Popconfirm, Select, Space, Typography } from 'antd';
 import type { FormInstance } from 'antd';
 import {
@@ -179,7 +180,7 @@ function NetworkResetButton({ iccid, view }: { iccid: string; view: ActionView }
     setBusy(true);
     try {
       const r = await call(diagnose.networkReset, { iccid }, { silent: true });
-      if (r?.sentToOperator) message.success(t('carddetail.actions.resetDone'));
+      if (r?.sentToOperator) message.success(<LiveText k="carddetail.actions.resetDone" />);
       else message.warning(t('carddetail.actions.resetNotSent'));
       await qc.invalidateQueries();
     } catch (e) {

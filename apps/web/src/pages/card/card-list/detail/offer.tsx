@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Form, Modal, Tooltip, Typography } from 'antd';
 import type { FormInstance } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
@@ -102,7 +103,7 @@ export function ActionModal<V extends Record<string, any>>({ view, testId, label
       onOk: async () => {
         try {
           await run(v);
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           setOpen(false);
           // every section on screen (the offers too, and the card list) reads again
           await qc.invalidateQueries();

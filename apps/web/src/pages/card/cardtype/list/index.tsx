@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Popconfirm, Space } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -33,7 +34,7 @@ export default function CardTypeList() {
   const remove = async (r: CardTypeRow) => {
     try {
       await call(cardcat.deleteCardType, { cardTypeId: r.cardTypeId });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       changed();
     } catch {
       /* the refusal (a type in use) is shown by the request layer */

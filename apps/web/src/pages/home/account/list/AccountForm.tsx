@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Col, Form, Input, Modal, Row, Select } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -91,7 +92,7 @@ export function AccountForm({ open, record, fixedCustId, fixedCustName, onClose,
           accountId: record.accountId, userName: text(v.userName), roleId: v.roleId,
           phone: text(v.phone), email: text(v.email), remark: text(v.remark),
         });
-        message.success(t('common.operationSuccess'));
+        message.success(<LiveText k="common.operationSuccess" />);
         invalidateAccounts(qc);
         onClose();
       } else {
@@ -106,7 +107,7 @@ export function AccountForm({ open, record, fixedCustId, fixedCustName, onClose,
         invalidateAccounts(qc);
         onClose();
         if (res?.initialPassword) onCreated(text(v.loginName), res.initialPassword);
-        else message.success(t('common.operationSuccess'));
+        else message.success(<LiveText k="common.operationSuccess" />);
       }
     } catch {
       /* the request layer shows why */

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { App, Button, Result, Space, Typography } from 'antd';
 import { PlusOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -143,7 +144,7 @@ export default function AccountList() {
         fixedCustName={customer.data?.custName}
         onClose={() => setForm(null)}
         onCreated={(loginName, password) => {
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           if (password) setOneTime({ loginName, password });
         }}
       />

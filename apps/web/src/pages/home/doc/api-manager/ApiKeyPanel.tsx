@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Descriptions, Empty, Form, Input, Modal, Skeleton, Switch, Typography } from 'antd';
 import { KeyOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -44,7 +45,7 @@ function KeyCard({ custId }: { custId: number | undefined }) {
           const res = await call(apiservice.rotateApiKey, { custId });
           if (res) {
             setIssued(res);
-            message.success(t('common.operationSuccess'));
+            message.success(<LiveText k="common.operationSuccess" />);
           }
           await qc.invalidateQueries({ queryKey: [apiservice.getApiKey.name] });
         } catch {
@@ -127,7 +128,7 @@ function ConfigCard({ custId }: { custId: number | undefined }) {
     setBusy(true);
     try {
       await call(apiservice.saveApiConfig, { custId, callbackUrl: v.callbackUrl?.trim() || null, ipWhitelistEnabled: v.ipWhitelistEnabled });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       await qc.invalidateQueries({ queryKey: [apiservice.getApiConfig.name] });
     } catch {
       /* the request layer showed the reason */

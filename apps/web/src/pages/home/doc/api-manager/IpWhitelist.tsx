@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,7 +26,7 @@ function AddIpModal({ open, custId, onClose, onSaved }: { open: boolean; custId:
     setBusy(true);
     try {
       await call(apiservice.saveUserIp, { custId, startIp: v.startIp.trim(), ...(v.endIp?.trim() && { endIp: v.endIp.trim() }), ...(v.remark?.trim() && { remark: v.remark.trim() }) });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       form.resetFields();
       onSaved();
     } catch {
@@ -76,7 +77,7 @@ export function IpWhitelist({ custId }: { custId: number | undefined }) {
     setBusyId(row.id);
     try {
       await call(endpoint, { id: row.id });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       await refresh();
     } catch {
       /* the request layer showed the reason */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Empty, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -50,7 +51,7 @@ export default function CommServDetail() {
       onOk: async () => {
         try {
           await run();
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           after();
         } catch {
           /* shown by the request layer (e.g. the last QoS of a service in use) */

@@ -1,4 +1,5 @@
 import { App, Button, Space, Typography } from 'antd';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -41,7 +42,7 @@ export default function CommServList() {
       onOk: async () => {
         try {
           await call(commserv.deleteCommServ, { commservId: r.commservId });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           void qc.invalidateQueries({ queryKey: [commserv.getCommServListPage.name] });
         } catch {
           /* shown by the request layer (e.g. used by a basic plan) */

@@ -1,4 +1,5 @@
 import { App, Button, Popconfirm, Space, Tooltip, Typography } from 'antd';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -36,7 +37,7 @@ export default function FirewallList() {
   const remove = async (r: PolicyRow) => {
     try {
       await call(netconfig.deleteFirewallPolicy, { policyId: r.policyId });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       void qc.invalidateQueries({ queryKey: [netconfig.getFirewallPolicyPage.name] });
       void qc.invalidateQueries({ queryKey: [netconfig.getFirewallAddressPage.name] }); // policy counts
     } catch {

@@ -1,4 +1,5 @@
 import { App, Button, Popconfirm, Space } from 'antd';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +27,7 @@ export default function UnicomPlanList() {
   const remove = async (r: UnicomPlanRow) => {
     try {
       await call(netconfig.deleteUnicomCommPlan, { planId: r.planId });
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       void qc.invalidateQueries({ queryKey: [netconfig.getUnicomCommPlanPage.name] });
     } catch {
       /* shown by the request layer */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { Alert, App, Button, Descriptions, Empty, Form, Input, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { MedicineBoxOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -93,7 +94,7 @@ export default function DiagnoseDetail() {
     try {
       const r = await call(diagnose.networkReset, { iccid: result.iccid }, { silent: true });
       if (r) {
-        if (r.sentToOperator) message.success(t('diagnose.networkResetDone'));
+        if (r.sentToOperator) message.success(<LiveText k="diagnose.networkResetDone" />);
         else message.warning(t('diagnose.networkResetNotSent'));
         setResult({ ...result, networkReset: { ...result.networkReset, lastAt: r.resetAt, nextAllowedAt: r.nextAllowedAt } });
       }

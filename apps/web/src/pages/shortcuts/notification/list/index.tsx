@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../request/LiveText.tsx';
 import { App, Button, Space, Tooltip } from 'antd';
 import { InfoCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -37,7 +38,7 @@ export default function NotificationList() {
       onOk: async () => {
         try {
           await call(notice.deleteNotification, { id: r.id });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           changed();
         } catch {
           /* shown by the request layer */

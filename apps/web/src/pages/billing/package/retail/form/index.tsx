@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { LiveText } from '../../../../../request/LiveText.tsx';
 import { Alert, App, Button, Col, Form, Input, InputNumber, Radio, Result, Row, Select, Skeleton, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -150,7 +151,7 @@ export default function RetailFormPage() {
     );
     setBusy(false);
     if (outcome.saved) {
-      message.success(t('common.operationSuccess'));
+      message.success(<LiveText k="common.operationSuccess" />);
       invalidateRetail(qc);
       leave();
       return;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../../request/LiveText.tsx';
 import { App, Button, Form, Input, Space, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -36,7 +37,7 @@ export default function RedirectManager() {
       onOk: async () => {
         try {
           await call(commserv.deleteRedirect, { redirectId: r.redirectId });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           changed();
         } catch {
           /* shown by the request layer */

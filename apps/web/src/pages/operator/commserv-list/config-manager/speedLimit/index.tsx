@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LiveText } from '../../../../../request/LiveText.tsx';
 import { App, Button, Form, Input, InputNumber, Space, Tooltip } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
@@ -37,7 +38,7 @@ export default function SpeedLimitManager() {
       onOk: async () => {
         try {
           await call(commserv.deleteSpeedLimit, { speedLimitId: r.speedLimitId });
-          message.success(t('common.operationSuccess'));
+          message.success(<LiveText k="common.operationSuccess" />);
           changed();
         } catch {
           /* shown by the request layer */

@@ -1,5 +1,7 @@
 import { describe, it, expect, vi } from 'vitest';
-import { ChunkLoadError, CHUNK_TIMEOUT_MS, withTimeout } from './LazyPage.tsx';
+import { render, screen } from '@testing-library/react';
+import { ChunkLoadError, CHUNK_TIMEOUT_MS, LazyPage, withTimeout } from './LazyPage.tsx';
+import { preloadPage } from '../routes/loaded.ts';
 
 describe('page chunk loading', () => {
   it('gives up after 120 s with a chunk load error', async () => {
@@ -18,5 +20,24 @@ describe('page chunk loading', () => {
     expect(failed).toBeInstanceOf(ChunkLoadError);
     const Page = () => null;
     await expect(withTimeout(() => Promise.resolve({ default: Page }))()).resolves.toEqual({ default: Page });
+  });
+});
+
+describe('a page whose chunk is already in', () => {
+  it('renders in the first commit, without a spinner (a suspended page is revealed up to 300 ms late)', async () => {
+    const Ready = () => <p>rows</p>;
+    const load = () => Promise.resolve({ default: Ready });
+    await preloadPage(load);
+    const { container } = render(<LazyPage load={load} />);
+    // synchronously after render: no act() flush, no waiting
+    expect(screen.getByText('rows')).toBeInTheDocument();
+    expect(container.querySelector('.ant-spin')).toBeNull();
+  });
+
+  it('shows the spinner for a chunk not loaded yet, then the page', async () => {
+    const Later = () => <p>later</p>;
+    const { container } = render(<LazyPage load={() => Promise.resolve({ default: Later })} />);
+    expect(container.querySelector('.ant-spin')).not.toBeNull();
+    expect(await screen.findByText('later')).toBeInTheDocument();
   });
 });

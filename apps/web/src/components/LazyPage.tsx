@@ -1,7 +1,8 @@
-import { Component, lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PageModule } from '../routes/types.ts';
+import { loadedPage, preloadPage } from '../routes/loaded.ts';
 
 export const CHUNK_TIMEOUT_MS = 120_000;
 
@@ -30,7 +31,7 @@ export function withTimeout(load: () => Promise<PageModule>, ms = CHUNK_TIMEOUT_
 const cache = new Map<() => Promise<PageModule>, ComponentType>();
 function lazyOf(load: () => Promise<PageModule>, attempt: number): ComponentType {
   if (attempt === 0 && cache.has(load)) return cache.get(load)!;
-  const C = lazy(withTimeout(load));
+  const C = lazy(withTimeout(() => preloadPage(load).then(load)));
   cache.set(load, C);
   return C;
 }
@@ -67,7 +68,9 @@ function ErrorResult({ error, retry }: { error: Error; retry: () => void }) {
 /** Loads a page chunk with a spinner, the 120 s timeout and a retry on failure. */
 export function LazyPage({ load }: { load: () => Promise<PageModule> }) {
   const [attempt, setAttempt] = useState(0);
-  const Page = lazyOf(load, attempt);
+  // a chunk already in renders at once (no suspension, no spinner); chosen once per attempt, so a page is never
+  // remounted by switching from the lazy to the loaded component
+  const Page = useMemo(() => (attempt === 0 && loadedPage(load)) || lazyOf(load, attempt), [load, attempt]);
   return (
     <Boundary key={attempt} onRetry={() => setAttempt((a) => a + 1)} fallback={(error, retry) => <ErrorResult error={error} retry={retry} />}>
       <Suspense fallback={<div style={{ padding: 64, textAlign: 'center' }}><Spin /></div>}>

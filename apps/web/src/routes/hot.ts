@@ -1,3 +1,5 @@
+import { preloadPage } from './loaded.ts';
+
 /**
  * The chunks a console URL needs, startable before the route table is there: the boot (app/main.tsx) starts the shell
  * and the most used pages together with the console's code, instead of one import wave after the other (entry → shell
@@ -13,7 +15,7 @@ export const hotPages = {
 /** Starts the shell's and, when the URL names a hot page, that page's chunks (no-op on the open pages). */
 export function preloadFor(pathname: string): void {
   if (pathname.startsWith('/login') || pathname.startsWith('/register')) return;
-  void loadLayout();
-  if (pathname === '/' || pathname === '/home' || pathname.startsWith('/home/index')) void hotPages.home();
-  else if (pathname.startsWith('/card/card-list/list')) void hotPages.cardList();
+  void preloadPage(loadLayout).catch(() => undefined);
+  if (pathname === '/' || pathname === '/home' || pathname.startsWith('/home/index')) void preloadPage(hotPages.home).catch(() => undefined);
+  else if (pathname.startsWith('/card/card-list/list')) void preloadPage(hotPages.cardList).catch(() => undefined);
 }

@@ -3,6 +3,7 @@ import { isLoggedIn, useSession } from '../stores/session.ts';
 import { routes } from './table.tsx';
 import { allowed, flatten, matchRoute } from './derive.ts';
 import { hotPages } from './hot.ts';
+import { preloadPage } from './loaded.ts';
 
 const flat = flatten(routes);
 let last: string | null = null;
@@ -24,14 +25,14 @@ export function prefetchRoute(client: QueryClient, location: { pathname: string;
   last = key;
   const { page, data } = match.route.def;
   // a chunk that does not load is reported by LazyPage when the page renders
-  void page!().catch(() => undefined);
+  void preloadPage(page!).catch(() => undefined);
   data?.().then((m) => m.prefetch({ client, search: location.search }), () => undefined);
 }
 
 /** Once the shell is idle: the chunks of the most used pages, so opening them from the menu waits for no download. */
 export function prefetchHotPages(): () => void {
   const run = () => {
-    for (const load of [hotPages.cardList, hotPages.home]) void load().catch(() => undefined);
+    for (const load of [hotPages.cardList, hotPages.home]) void preloadPage(load).catch(() => undefined);
   };
   if (typeof requestIdleCallback === 'function') {
     const id = requestIdleCallback(run, { timeout: 3000 });

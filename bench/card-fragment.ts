@@ -24,14 +24,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { SessionStore } from '../apps/server/src/platform/sessions.ts';
 import { FLEET_ICCID_LIKE } from '../apps/server/src/seed/fleet.ts';
-import type { SeqReply, SeqRequest } from './seq-client.ts';
-import { HOST, assertLoopbackDb, gitInfo, machineInfo, posInt, redact, runBench, sleep, writeResults } from './common.ts';
+import { HOST, assertLoopbackDb, gitInfo, machineInfo, posInt, redact, runBench, sleep, startSeqClient, writeResults } from './common.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REQUESTS = posInt('BENCH_REQUESTS', 60);
@@ -161,27 +160,8 @@ runBench(90 * 60_000, async (cleanup) => {
     if (Number(n) === 0) none = cand;
   }
 
-  const client = fork(fileURLToPath(new URL('./seq-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  cleanup.add(async () => {
-    if (client.connected) client.disconnect();
-  });
-  await new Promise<void>((resolve, reject) => {
-    client.once('message', () => resolve());
-    client.once('exit', (code) => reject(new Error(`the client exited (${code})`)));
-  });
-  let nextId = 1;
-  const calls = (pathAndQuery: string, token: string, body: string, n: number) =>
-    new Promise<number[]>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (m: SeqReply) => {
-        if (!('id' in m) || m.id !== id) return;
-        client.off('message', onMessage);
-        if (m.ok) resolve(m.ms);
-        else reject(new Error(`${pathAndQuery} ${body} failed: ${m.error}`));
-      };
-      client.on('message', onMessage);
-      client.send({ id, url: `${server.origin}${pathAndQuery}`, headers: { 'content-type': 'application/json', authorization: token }, body, n } satisfies SeqRequest);
-    });
+  const seq = await startSeqClient(cleanup);
+  const calls = async (pathAndQuery: string, token: string, body: string, n: number) => (await seq(`${server.origin}${pathAndQuery}`, token, body, n)).ms;
   const once_ = async (pathAndQuery: string, token: string, body: string) => {
     const res = await fetch(`${server.origin}${pathAndQuery}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body });
     const json = (await res.json()) as { success: boolean; msg: string; data: any };

@@ -18,15 +18,12 @@
  * it. Exits 0 when every case meets both targets, 2 otherwise, 1 on an error.
  */
 import os from 'node:os';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { FLEET_ICCID_LIKE, seedFleet } from '../apps/server/src/seed/fleet.ts';
-import type { SeqReply, SeqRequest } from './seq-client.ts';
-import { HOST, assertLoopbackDb, gitInfo, machineInfo, portOf, posInt, redact, runBench, writeResults } from './common.ts';
+import { HOST, assertLoopbackDb, gitInfo, machineInfo, portOf, posInt, redact, runBench, startSeqClient, writeResults } from './common.ts';
 
 const REQUESTS = posInt('BENCH_REQUESTS', 200);
 /** only the cases whose name contains this (e.g. "staff: plan") */
@@ -160,27 +157,8 @@ runBench(60 * 60_000, async (cleanup) => {
   conns.forEach((c) => cleanup.add(async () => c.release()));
 
   // the API calls come from a child process, so the client's work is not on the server's event loop
-  const client = fork(fileURLToPath(new URL('./seq-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  cleanup.add(async () => {
-    if (client.connected) client.disconnect();
-  });
-  await new Promise<void>((resolve, reject) => {
-    client.once('message', () => resolve());
-    client.once('exit', (code) => reject(new Error(`the client exited (${code})`)));
-  });
-  let nextId = 1;
-  const calls = (token: string, body: string, n: number) =>
-    new Promise<{ ms: number[]; total: number | null }>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (m: SeqReply) => {
-        if (!('id' in m) || m.id !== id) return;
-        client.off('message', onMessage);
-        if (m.ok) resolve({ ms: m.ms, total: m.total });
-        else reject(new Error(`card list failed: ${m.error}`));
-      };
-      client.on('message', onMessage);
-      client.send({ id, url: `${origin}${PATH}`, headers: { 'content-type': 'application/json', authorization: token }, body, n } satisfies SeqRequest);
-    });
+  const seq = await startSeqClient(cleanup);
+  const calls = (token: string, body: string, n: number) => seq(`${origin}${PATH}`, token, body, n);
 
   const rows: Record<string, unknown>[] = [];
   let allMet = true;

@@ -16,6 +16,7 @@ import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
 import { buildApp, type BuiltApp } from '../apps/server/src/app.ts';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.ts';
 import type { LoadReply, PreciseLatency } from './loadgen.ts';
+import type { SeqReply, SeqRequest } from './seq-client.ts';
 
 export const HOST = '127.0.0.1';
 export const DEMO_PASSWORD = 'Bench@2026pass';
@@ -406,4 +407,35 @@ export function writeResults(name: string, data: unknown): string {
   const file = path.join(dir, `${name}.json`);
   fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
   return path.relative(process.cwd(), file);
+}
+
+/** Sends `n` POSTs one after another from the client child; answers each response time and the first answer's total. */
+export type SeqCalls = (url: string, token: string, body: string, n: number) => Promise<{ ms: number[]; total: number | null }>;
+
+/**
+ * Starts the sequential client child (bench/seq-client.ts), so the API calls' client work is not on the measured
+ * server's event loop, and waits until it is ready.
+ */
+export async function startSeqClient(cleanup: Cleanup): Promise<SeqCalls> {
+  const client = fork(fileURLToPath(new URL('./seq-client.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  cleanup.add(async () => {
+    if (client.connected) client.disconnect();
+  });
+  await new Promise<void>((resolve, reject) => {
+    client.once('message', () => resolve());
+    client.once('exit', (code) => reject(new Error(`the client exited (${code})`)));
+  });
+  let nextId = 1;
+  return (url, token, body, n) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      const onMessage = (m: SeqReply) => {
+        if (!('id' in m) || m.id !== id) return;
+        client.off('message', onMessage);
+        if (m.ok) resolve({ ms: m.ms, total: m.total });
+        else reject(new Error(`${new URL(url).pathname} ${body} failed: ${m.error}`));
+      };
+      client.on('message', onMessage);
+      client.send({ id, url, headers: { 'content-type': 'application/json', authorization: token }, body, n } satisfies SeqRequest);
+    });
 }

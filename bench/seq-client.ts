@@ -1,5 +1,5 @@
 /**
- * Sequential HTTP client child for bench/card-list.ts: on { id, url, headers, body, n } it sends n POSTs one after
+ * Sequential HTTP client child for the benches (started by startSeqClient in bench/common.ts): on { id, url, headers, body, n } it sends n POSTs one after
  * another and answers every response time (float ms, request sent → body read). Lives in its own process so the
  * client's work does not share the measured server's event loop.
  */
@@ -13,7 +13,7 @@ export interface SeqRequest {
 export type SeqReply = { ready: true } | { id: number; ok: true; ms: number[]; total: number | null } | { id: number; ok: false; error: string };
 
 if (!process.send) {
-  console.error('bench/seq-client.ts is started by bench/card-list.ts, not on its own');
+  console.error('bench/seq-client.ts is started by a bench (startSeqClient), not on its own');
   process.exit(2);
 }
 

@@ -4,6 +4,14 @@ import { loginBundles } from '../locales/bundles.ts';
 import { startLogin, translator } from './boot.tsx';
 import zhLogin from '../locales/zh/login.ts';
 
+// the page starts loading the console at the first keystroke; the real one (antd, router, every text) would still be
+// loading when the test ends and fail on a torn-down environment
+const consoleLoaded = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../app/console.tsx', () => {
+  consoleLoaded.count++;
+  return { startConsole: vi.fn() };
+});
+
 describe('the light login page', () => {
   let sent: string[];
   beforeEach(() => {
@@ -37,6 +45,7 @@ describe('the light login page', () => {
     expect(sent).toContain('/api/cmp/core/account/account/getLogoByCustId');
 
     fireEvent.change(screen.getByLabelText('Login name'), { target: { value: 'alice' } });
+    await waitFor(() => expect(consoleLoaded.count).toBe(1));
     fireEvent.click(screen.getByTestId('lang-toggle'));
     expect(await screen.findByRole('heading', { name: '登录' })).toBeInTheDocument();
     expect(localStorage.getItem('lx_language')).toBe('zh');

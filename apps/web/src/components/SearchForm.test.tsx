@@ -19,6 +19,8 @@ function Harness({ fields, listKey }: { fields: SearchField[]; listKey?: string 
 }
 const show = (fields: SearchField[], listKey?: string) => renderAt('/list', [{ path: '/list', element: <Harness fields={fields} listKey={listKey} /> }]);
 const input = (name: string) => screen.getByPlaceholderText(name.toUpperCase());
+// folded-away fields mount just after the form has drawn
+const later = (name: string) => screen.findByPlaceholderText(name.toUpperCase());
 const toggle = () => screen.getByTestId('search-more');
 
 beforeEach(async () => {
@@ -50,10 +52,10 @@ describe('which filters stay on screen', () => {
 });
 
 describe('the "more filters" toggle', () => {
-  it('starts folded with only the primary fields, and opens to show the rest', () => {
+  it('starts folded with only the primary fields, and opens to show the rest', async () => {
     show(six);
     for (const n of ['a', 'b', 'c']) expect(input(n)).toBeVisible();
-    for (const n of ['d', 'e', 'f']) expect(input(n)).not.toBeVisible();
+    for (const n of ['d', 'e', 'f']) expect(await later(n)).not.toBeVisible();
     expect(toggle()).toHaveTextContent(/^More filters$/);
     expect(toggle()).toHaveAttribute('aria-expanded', 'false');
     fireEvent.click(toggle());
@@ -80,7 +82,7 @@ describe('the "more filters" toggle', () => {
     expect(toggle()).toHaveTextContent('更多筛选');
   });
 
-  it('is remembered per login name and per list after a remount', () => {
+  it('is remembered per login name and per list after a remount', async () => {
     const first = show(six, 'cards');
     fireEvent.click(toggle());
     expect(loadMoreFilters('alice', 'cards')).toBe(true);
@@ -93,16 +95,37 @@ describe('the "more filters" toggle', () => {
 
     // another list of the same user, and the same list of another user, start folded
     const other = show(six, 'pools');
-    expect(input('e')).not.toBeVisible();
+    expect(await later('e')).not.toBeVisible();
     other.unmount();
     act(() => signIn('bob'));
     show(six, 'cards');
-    expect(input('e')).not.toBeVisible();
+    expect(await later('e')).not.toBeVisible();
   });
 
   it('leaves a form that fits one row as it is', () => {
     show(six.slice(0, 3));
     expect(screen.queryByTestId('search-more')).toBeNull();
     for (const n of ['a', 'b', 'c']) expect(input(n)).toBeVisible();
+  });
+
+  it('draws the folded-away fields after the first frame; a search before that still carries their values', async () => {
+    let sent: Record<string, unknown> | null = null;
+    function Early() {
+      const [form] = Form.useForm();
+      return <SearchForm form={form} fields={six} initialValues={{ e: 'remembered' }} onFinish={(v) => { sent = v; }} onReset={() => form.resetFields()} />;
+    }
+    renderAt('/list', [{ path: '/list', element: <Early /> }]);
+    // the first frame: the three primary fields only
+    expect(screen.queryByPlaceholderText('E')).toBeNull();
+    fireEvent.change(input('a'), { target: { value: '8986' } });
+    fireEvent.click(screen.getByRole('button', { name: /Search/ }));
+    await waitFor(() => expect(sent).toMatchObject({ a: '8986', e: 'remembered' }));
+    expect(await later('e')).toHaveValue('remembered');
+  });
+
+  it('opens at once, folded-away fields and all, when asked before they were drawn', () => {
+    show(six);
+    fireEvent.click(toggle());
+    for (const n of ['d', 'e', 'f']) expect(input(n)).toBeVisible();
   });
 });

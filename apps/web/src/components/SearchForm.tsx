@@ -1,4 +1,4 @@
-import { useContext, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useState, type ReactNode } from 'react';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { FormInstance } from 'antd';
 import { DownOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
@@ -90,6 +90,19 @@ export function SearchForm({ form, fields, onFinish, onReset, initialValues, lis
   const [open, setOpen] = useMoreFiltersOpen(listKey, moreFilters);
   const hidden = shown && !open ? shown : null;
   const active = Form.useWatch((values: Record<string, unknown>) => (shown ? activeCount(fields, shown, values ?? {}) : 0), form);
+  // the folded-away fields mount once the list has drawn (a dozen selects and pickers cost ~40 ms before the first
+  // rows from the menu, ~100 ms on a deep link: docs/performance.md), or at once when the user opens them
+  const [late, setLate] = useState(Boolean(hidden));
+  useEffect(() => {
+    if (!late) return;
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(() => setLate(false), { timeout: 300 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(() => setLate(false), 50);
+    return () => clearTimeout(id);
+  }, [late]);
+  const unmounted = late && hidden ? hidden : null;
 
   const control = (f: SearchField) => {
     switch (f.type) {
@@ -115,14 +128,16 @@ export function SearchForm({ form, fields, onFinish, onReset, initialValues, lis
   };
 
   return (
-    <Form form={form} layout="vertical" onFinish={onFinish} onFinishFailed={onFinishFailed} initialValues={initialValues} data-testid={testId}>
+    <Form form={form} layout="vertical" initialValues={initialValues} data-testid={testId} onFinishFailed={onFinishFailed}
+      // until the folded-away fields mount, their values (initial or remembered) are read from the form's store
+      onFinish={(values) => onFinish(unmounted ? { ...form.getFieldsValue(true), ...values } : values)}>
       <Row gutter={16} align="bottom">
-        {fields.map((f) => (
-          // folded-away filters stay mounted: their values and rules still apply, and the count reads them
+        {fields.map((f) => (unmounted && !unmounted.has(f.name) ? null : (
+          // once mounted, folded-away filters stay mounted: their values and rules still apply, and the count reads them
           <Col key={f.name} xs={24} sm={12} md={8} xl={6} style={hidden && !hidden.has(f.name) ? { display: 'none' } : undefined}>
             {f.type === 'item' ? f.item : <Form.Item name={f.name} label={f.type === 'dateRange' ? withZoneLabel(f.label) : f.label}>{control(f)}</Form.Item>}
           </Col>
-        ))}
+        )))}
         {/* the buttons keep to the fields' row while about 280 px are left there (three fields at 1440 px), else start the next */}
         <Col flex="1 1 280px">
           <Form.Item>
@@ -130,7 +145,7 @@ export function SearchForm({ form, fields, onFinish, onReset, initialValues, lis
               <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>{t('common.search')}</Button>
               <Button onClick={onReset}>{t('common.reset')}</Button>
               {shown && (
-                <Button type="link" onClick={() => setOpen(!open)} aria-expanded={open} data-testid="search-more"
+                <Button type="link" onClick={() => { setLate(false); setOpen(!open); }} aria-expanded={open} data-testid="search-more"
                   icon={open ? <UpOutlined /> : <DownOutlined />} iconPlacement="end" style={{ paddingInline: 0 }}>
                   {!open && active ? t('common.moreFiltersActive', { count: active }) : t('common.moreFilters')}
                 </Button>

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Value } from '@sinclair/typebox/value';
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
@@ -18,6 +18,7 @@ import type { Jobs } from './jobs.ts';
 import { sendDownload } from './files.ts';
 import { writeCsv, writeXlsx } from './export-writers.ts';
 import { describeFilters, type FilterField, type FilterFields } from './export-filters.ts';
+import { bind, type HttpDeps } from './http.ts';
 
 export interface ExportColumn {
   key: string;
@@ -284,3 +285,19 @@ export class ExportService {
   }
 }
 
+
+/**
+ * A list's export endpoint: its body is the list's filters plus `format`, and it becomes a download task of `source`
+ * (or a direct download when small). `guard` refuses a caller before any task exists (e.g. staff-only lists).
+ */
+export function bindExport<E extends Endpoint>(
+  app: FastifyInstance, deps: Pick<HttpDeps, 'sessions' | 'strictAudit'> & { exports: ExportService }, wrapper: E, source: Endpoint,
+  guard: (actor: Actor) => void = () => {},
+): void {
+  bind(app, deps, wrapper, async (b, rawCtx) => {
+    const ctx = rawCtx as SessionContext;
+    guard(ctx.actor);
+    const { format, ...filters } = b as { format?: number } & Record<string, unknown>;
+    return deps.exports.create({ source: source.name, filters, format }, ctx);
+  });
+}

@@ -3,7 +3,7 @@ import { NetworkType, Operator, usage as api, type Endpoint } from '@lynx/contra
 import type { AppDeps } from '../../app.ts';
 import { bind } from '../../platform/http.ts';
 import type { SessionContext } from '../../platform/context.ts';
-import { sizeColumns, type ExportColumn } from '../../platform/exports.ts';
+import { bindExport, sizeColumns, type ExportColumn } from '../../platform/exports.ts';
 import { UsageService } from './usage-service.ts';
 import { runUsageFeed } from './usage-feed.ts';
 import { dropExpiredSessionPartitions, ensureUsagePartitions } from './usage-partitions.ts';
@@ -39,11 +39,7 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
   bind(app, deps, api.getHomeTopCustomers, (b, c) => usage.homeTopCustomers(b, ctxOf(c).actor));
   bind(app, deps, api.getHomeTopLinks, (b, c) => usage.homeTopLinks(b, ctxOf(c).actor));
 
-  const exportOf = <E extends Endpoint>(wrapper: E, source: Endpoint) =>
-    bind(app, deps, wrapper, async (b, c) => {
-      const { format, ...filters } = b as { format?: number } & Record<string, unknown>;
-      return deps.exports.create({ source: source.name, filters, format }, ctxOf(c));
-    });
+  const exportOf = (wrapper: Endpoint, source: Endpoint) => bindExport(app, deps, wrapper, source);
   exportOf(api.exportFlowDaily, api.getFlowDailyPage);
   exportOf(api.exportFlowSessions, api.getFlowSessionPage);
   deps.exports.register(api.getFlowDailyPage, {

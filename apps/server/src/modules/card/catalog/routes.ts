@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CardState, Operator, cardcat, type Endpoint } from '@lynx/contract';
 import { bind } from '../../../platform/http.ts';
-import { sizeColumns } from '../../../platform/exports.ts';
+import { bindExport, sizeColumns } from '../../../platform/exports.ts';
 import type { AppDeps } from '../../../app.ts';
 import type { SessionContext } from '../../../platform/context.ts';
 import { LabelService } from '../labels.ts';
@@ -35,11 +35,7 @@ export function cardCatalogRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, cardcat.getTestCardDetail, (b, ctx) => tests.detail(b.iccid, ctx.actor, ctx.lang));
   bind(app, deps, cardcat.updateTestCard, (b, ctx) => tests.update(b, ctx as SessionContext));
 
-  const exportOf = <E extends Endpoint>(wrapper: E, source: Endpoint) =>
-    bind(app, deps, wrapper, async (b, rawCtx) => {
-      const { format, ...filters } = b as { format?: number } & Record<string, unknown>;
-      return deps.exports.create({ source: source.name, filters, format }, rawCtx as SessionContext);
-    });
+  const exportOf = (wrapper: Endpoint, source: Endpoint) => bindExport(app, deps, wrapper, source);
   exportOf(cardcat.exportLabelList, cardcat.getLabelListPage);
   exportOf(cardcat.exportTestCardList, cardcat.getTestCardListPage);
 

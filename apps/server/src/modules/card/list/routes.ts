@@ -6,7 +6,7 @@ import { denied } from '../../../platform/errors.ts';
 import { isStaff, type Actor, type SessionContext } from '../../../platform/context.ts';
 import { CardListService } from './list.ts';
 import { exportCatalogColumns } from './catalog.ts';
-import { sizeColumns } from '../../../platform/exports.ts';
+import { bindExport, sizeColumns } from '../../../platform/exports.ts';
 import { CardImportService } from '../import/import.ts';
 import { changeCardState } from '../lifecycle/card-service.ts';
 
@@ -31,13 +31,7 @@ export function cardDataRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, carddata.getCardImportDetail, (b, ctx) => (staffOnly(ctx.actor), imports.detail(b.batchId)));
   bind(app, deps, carddata.getCardImportErrorPage, async (b, ctx) => (staffOnly(ctx.actor), await imports.detail(b.batchId), imports.errorPage(b, ctx.lang)));
 
-  const exportOf = <E extends Endpoint>(wrapper: E, source: Endpoint, guard: (a: Actor) => void = () => {}) =>
-    bind(app, deps, wrapper, async (b, rawCtx) => {
-      const ctx = rawCtx as SessionContext;
-      guard(ctx.actor);
-      const { format, ...filters } = b as { format?: number } & Record<string, unknown>;
-      return deps.exports.create({ source: source.name, filters, format }, ctx);
-    });
+  const exportOf = (wrapper: Endpoint, source: Endpoint, guard?: (a: Actor) => void) => bindExport(app, deps, wrapper, source, guard);
   exportOf(carddata.exportSimList, carddata.getSimListPage);
   exportOf(carddata.exportCardImportErrors, carddata.getCardImportErrorPage, staffOnly);
 

@@ -4,10 +4,10 @@ import {
   OperatorGoodsType, QuotaUnit, RoamingZone, UnicomPlanStatus, netconfig, type Endpoint,
 } from '@lynx/contract';
 import { bind } from '../../../platform/http.ts';
-import { sizeColumns } from '../../../platform/exports.ts';
+import { bindExport, sizeColumns } from '../../../platform/exports.ts';
 import type { AppDeps } from '../../../app.ts';
 import { denied } from '../../../platform/errors.ts';
-import { isStaff, type Actor, type SessionContext } from '../../../platform/context.ts';
+import { isStaff, type Actor } from '../../../platform/context.ts';
 import { FirewallService } from './firewall.ts';
 import { OperatorGoodsService } from './goods.ts';
 import { UnicomPlanService } from './unicom.ts';
@@ -56,13 +56,7 @@ export function netconfigRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, netconfig.deleteUnicomCommPlan, async (b, ctx) => (staffOnly(ctx.actor), await unicom.delete(b.planId, ctx), null));
 
   // exports (download tasks), each with the screen's own filters and rules
-  const exportOf = <E extends Endpoint>(wrapper: E, list: Endpoint) =>
-    bind(app, deps, wrapper, async (b, rawCtx) => {
-      const ctx = rawCtx as SessionContext;
-      staffOnly(ctx.actor);
-      const { format, ...filters } = b as { format?: number } & Record<string, unknown>;
-      return deps.exports.create({ source: list.name, filters, format }, ctx);
-    });
+  const exportOf = (wrapper: Endpoint, list: Endpoint) => bindExport(app, deps, wrapper, list, staffOnly);
   exportOf(netconfig.exportFirewallPolicies, netconfig.getFirewallPolicyPage);
   exportOf(netconfig.exportFirewallAddresses, netconfig.getFirewallAddressPage);
   exportOf(netconfig.exportOperatorGoods, netconfig.getOperatorGoodsList);

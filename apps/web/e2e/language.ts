@@ -83,7 +83,10 @@ export async function languageFindings(page: Page, lang?: 'zh' | 'en'): Promise<
       const keySet = new Set(keys);
       const englishSet = new Set(english);
       // 10,240.00 MB / 2048 KB: a value of 1,024 or more in a unit that has a next one should have been scaled
-      const UNSCALED = /(^|[^\d.,])(\d{1,3}(,\d{3})+|\d{4,})(\.\d+)?\s?(B|KB|MB|GB|TB)\b/;
+      // (1,000-1,023.99 of a unit is right: sizes are base 1024, so 1,005.54 MB is less than 1 GB)
+      const UNSCALED = /(^|[^\d.,])(\d{1,3}(,\d{3})+|\d{4,})(\.\d+)?\s?(B|KB|MB|GB|TB)\b/g;
+      const unscaled = (text: string) =>
+        [...text.matchAll(UNSCALED)].some((m) => Number(`${m[2].replaceAll(',', '')}${m[4] ?? ''}`) >= 1024);
       const where = (el: Element): string => {
         const parts: string[] = [];
         for (let e: Element | null = el; e && parts.length < 4; e = e.parentElement) {
@@ -116,7 +119,7 @@ export async function languageFindings(page: Page, lang?: 'zh' | 'en'): Promise<
         if (keySet.has(text)) add('raw-key');
         if (current === 'zh' && englishSet.has(text)) add('english-on-chinese');
         // .lx-exact-units: a size in a fixed unit on purpose (a base-unit column, a unit conversion rule)
-        if (UNSCALED.test(text) && !el.closest('.lx-exact-units')) add('unscaled-size');
+        if (unscaled(text) && !el.closest('.lx-exact-units')) add('unscaled-size');
       };
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement) judge(n.textContent ?? '', n.parentElement);

@@ -60,8 +60,12 @@ class CardDetail {
   /** The options of a select in the open dialog: their text and whether they are disabled. */
   async options(field: string, shotName?: string): Promise<{ text: string; disabled: boolean }[]> {
     const modal = dialog(this.page);
-    await modal.locator(`#${field}`).click({ force: true });
-    const items = this.page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+    // a plain click on the field's select (not a forced one): it waits until the dialog's opening animation has
+    // settled, so it lands on this field and not on the one that is moving through its place
+    await modal.locator('.ant-select').filter({ has: this.page.locator(`#${field}`) }).click();
+    // the options of this field's list (it carries the field's id), not of any other open list
+    const list = this.page.locator('.ant-select-dropdown:visible').filter({ has: this.page.locator(`[id="${field}_list"]`) });
+    const items = list.locator('.ant-select-item-option');
     await items.first().waitFor();
     const out = await items.evaluateAll((els) => els.map((e) => ({ text: (e as HTMLElement).innerText, disabled: e.getAttribute('aria-disabled') === 'true' })));
     if (shotName) await shot(this.page, shotName);

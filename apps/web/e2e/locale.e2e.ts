@@ -54,12 +54,22 @@ async function tableTimes(page: Page): Promise<string[]> {
   return out;
 }
 
-/** Opens a screen in both browsers and waits until it shows times; answers the times each shows. */
+/**
+ * Opens a screen in both browsers and waits until it shows times and they have stopped changing (a screen's parts
+ * arrive one by one: reading at the first time shown compared a half-drawn page with a whole one); answers the times
+ * each shows.
+ */
 async function both(path: string, ready: (p: Page) => Promise<unknown>, selector?: string): Promise<[string[], string[]]> {
   const read = async (page: Page) => {
     await page.goto(path);
     await ready(page);
-    await expect.poll(async () => (await timesOn(page, selector)).length, POLL).toBeGreaterThan(0);
+    let last = '';
+    await expect.poll(async () => {
+      const now = (await timesOn(page, selector)).join('|');
+      const settled = now !== '' && now === last;
+      last = now;
+      return settled;
+    }, { ...POLL, intervals: [500] }).toBe(true);
     return timesOn(page, selector);
   };
   return [await read(berlin), await read(shanghai)];
@@ -81,7 +91,12 @@ describe('the same times in Berlin and in Shanghai', () => {
   });
 
   it("on a card's detail", async () => {
-    const [b, s] = await both(`/card/card-list/detail/${iccid}`, (p) => visible(p).getByTestId('card-overview').waitFor());
+    // ready when the overview has its plan and its cycle (they arrive after the card)
+    const [b, s] = await both(`/card/card-list/detail/${iccid}`, async (p) => {
+      const overview = visible(p).getByTestId('card-overview');
+      await overview.getByTestId('overview-used').waitFor();
+      await expect.poll(() => overview.getByTestId('overview-usage').innerText(), POLL).toMatch(/\d{4}-\d{2}-\d{2} – \d{4}-\d{2}-\d{2}/);
+    });
     expect(b).toEqual(s);
     // the basic tab names the zone beside its times, in each language
     await expect.poll(() => visible(berlin).innerText(), POLL).toMatch(/Activated[^\n]*\(UTC\+8\)/);

@@ -69,7 +69,7 @@ async function both(path: string, ready: (p: Page) => Promise<unknown>, selector
       const settled = now !== '' && now === last;
       last = now;
       return settled;
-    }, { ...POLL, intervals: [500] }).toBe(true);
+    }, { ...POLL, interval: 500 }).toBe(true);
     return timesOn(page, selector);
   };
   return [await read(berlin), await read(shanghai)];

@@ -40,6 +40,7 @@ import { usageModule } from './modules/usage/usage-routes.ts';
 import { homeRoutes } from './modules/home/routes.ts';
 import { poolRoutes } from './modules/pool/pool-routes.ts';
 import { searchRoutes } from './modules/search/search-routes.ts';
+import { capitalRoutes } from './modules/money/capital-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/lifecycle/scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 import { secretBoxFor } from './modules/network/opconfig/secrets.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   cardCatalogRoutes(app, deps);
   poolRoutes(app, deps);
   searchRoutes(app, deps);
+  capitalRoutes(app, deps);
   diagnoseRoutes(app, deps);
   await usageModule(app, deps);
   homeRoutes(app, deps);

@@ -59,7 +59,7 @@ describe.each(backends)('customers and accounts on %s', (backend) => {
       const c = await customer(firstId);
       expect(c).toMatchObject({ ...full, custId: firstId, level: 1, parentCustId: null, parentCustName: null, logoUrl: null });
       // balances are not set by this form
-      expect(c).toMatchObject({ preDeposit: 0, grants: 0, contractPayment: 0, credit: 0 });
+      expect(c).toMatchObject({ preDeposit: '0.00', grants: '0.00', contractPayment: '0.00', credit: '0.00', withdrawHold: '0.00', available: '0.00' });
       const audit = await ok('system/audit/getListPage', { entity: 'customer', entityId: String(firstId) }, admin);
       expect(audit.list).toHaveLength(1);
       expect(audit.list[0]).toMatchObject({ loginName: 'admin', endpoint: 'core/account/customer/saveCustomer', before: null, after: { custName: full.custName } });
@@ -436,7 +436,7 @@ describe.each(backends)('customers and accounts on %s', (backend) => {
         }
       }
       expect(await ok('core/account/account/listAccountInfo', { keyword: 'unk1' }, admin)).toEqual([]);
-      expect((await customer(cust[ZX])).preDeposit).toBe(50000);
+      expect((await customer(cust[ZX])).preDeposit).toBe('50000.00');
       expect((await account('channel')).status).toBe(AccountStatus.Normal);
     });
 

@@ -441,6 +441,18 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
     zh: '这串数字出现在太多卡中，无法快速查找：请多输入几位数字，或改用“前缀”匹配',
     en: 'These digits occur in too many cards to search quickly: type more digits, or match by prefix',
   },
+  [ErrorCode.BalanceInsufficient]: {
+    zh: '余额不足：当前可用 {available} 元',
+    en: 'Insufficient balance: {available} CNY available',
+  },
+  [ErrorCode.MoneyAmountInvalid]: {
+    zh: '金额须大于 0 且最多两位小数，不超过 {max} 元',
+    en: 'The amount must be more than 0, with at most two decimals, and at most {max} CNY',
+  },
+  [ErrorCode.MoneySelfReview]: {
+    zh: '客户不能为自己审核、打款或授信',
+    en: 'A customer cannot review, pay out or grant credit for itself',
+  },
   [ErrorCode.UploadMalformed]: {
     zh: '上传的内容不完整或格式错误，请重新选择文件上传',
     en: 'The upload is incomplete or malformed, please choose the file and upload it again',

@@ -215,6 +215,11 @@ export const ErrorCode = {
   // card search (header search, the card list's "contains" match): 20700-20719
   CardFragmentTooShort: 20700,
   CardFragmentTooBroad: 20701,
+  // money (issue 13): 20800-20819 the ledger and shared money rules; 20820-20849 top-ups and payments;
+  // 20850-20869 withdrawals; 20870-20889 credit; 20890-20899 working days and holidays
+  BalanceInsufficient: 20800,
+  MoneyAmountInvalid: 20801,
+  MoneySelfReview: 20802,
   // request shape, answered by the shared HTTP layer: 20060-20069
   UploadMalformed: 20060,
   JsonInvalid: 20061,

@@ -18,3 +18,4 @@ export * from '../modules/diagnose/diagnose-tables.ts';
 export * from '../modules/card/catalog/tables.ts';
 export * from '../modules/usage/usage-tables.ts';
 export * from '../modules/pool/pool-tables.ts';
+export * from '../modules/money/ledger-tables.ts';

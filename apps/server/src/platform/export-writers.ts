@@ -10,7 +10,7 @@ function cell(col: ExportColumn, v: unknown, lang: Lang, forCsv: boolean): strin
   if (v == null || v === '') return null;
   if (col.enum) return col.enum.label(Number(v), lang);
   if (col.type === 'datetime') return formatDateTime(v as string, lang);
-  if (col.type === 'money') return forCsv ? Number(v).toFixed(2) : Number(v);
+  if (col.type === 'money') return forCsv ? (typeof v === 'string' && /^-?\d+\.\d{2}$/.test(v) ? v : Number(v).toFixed(2)) : Number(v);
   if (col.type === 'size') return formatSizeIn(v as number | string, col.unit ?? 'B');
   if (col.type === 'bilingual') return (v as Bilingual)[lang] || null;
   if (typeof v === 'number') return v;

@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
-import { HOME_TILES, Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStatus, PaymentModel } from '@lynx/contract';
-import type { Db, Executor } from '../db/client.ts';
+import { HOME_TILES, Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStatus, PaymentModel, JournalKind, LedgerAccount } from '@lynx/contract';
+import type { Db, Executor, Tx } from '../db/client.ts';
+import { postJournal, setCredit } from '../modules/money/ledger.ts';
 import { accounts, customers, operators, roles } from '../modules/account/tables.ts';
 import { generatePassword, hashPassword } from '../platform/passwords.ts';
 import { seedCommServices } from '../modules/network/commserv/seed.ts';
@@ -66,7 +67,23 @@ const ROLES = [
   { roleId: RoleType.SubCustomer, roleCode: 'SUBCUSTOMER', roleName: '二级客户', roleNameEn: 'Second-level customer' },
 ];
 
-async function customer(ex: Executor, name: string, parent: typeof customers.$inferSelect | null, extra: Partial<typeof customers.$inferInsert> = {}) {
+type Money = { preDeposit?: number; credit?: number };
+
+async function customer(tx: Tx, name: string, parent: typeof customers.$inferSelect | null, all: Partial<typeof customers.$inferInsert> & Money = {}) {
+  const { preDeposit, credit, ...extra } = all;
+  const row = await insertCustomer(tx, name, parent, extra);
+  // opening money: a top-up journal (the ledger holds every balance) and the credit limit
+  if (preDeposit) {
+    await postJournal(tx, {
+      kind: JournalKind.Opening, custId: row.custId, refType: 'opening', memo: 'demo opening balance', by: { accountId: null, loginName: 'system' },
+      lines: [{ account: LedgerAccount.PreDeposit, fen: BigInt(preDeposit) * 100n }, { account: LedgerAccount.Opening, fen: -BigInt(preDeposit) * 100n }],
+    });
+  }
+  if (credit) await setCredit(tx, row.custId, BigInt(credit) * 100n);
+  return row;
+}
+
+async function insertCustomer(ex: Executor, name: string, parent: typeof customers.$inferSelect | null, extra: Partial<typeof customers.$inferInsert> = {}) {
   const [row] = await ex
     .insert(customers)
     .values({

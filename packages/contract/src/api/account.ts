@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
+import { endpoint, MoneyText, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
 import { RegisterBody } from './auth.ts';
 import { Perm } from '../permissions.ts';
 import { FILE_RULES } from '../validate/upload.ts';
@@ -63,10 +63,13 @@ export const Customer = Type.Object({
   salesPhone: Nullable(Type.String()),
   salesEmail: Nullable(Type.String()),
   remark: Nullable(Type.String()),
-  preDeposit: Money,
-  grants: Money,
-  contractPayment: Money,
-  credit: Money,
+  // the balances (issue 13): read from the ledger's projection, exact decimal strings
+  preDeposit: MoneyText,
+  grants: MoneyText,
+  contractPayment: MoneyText,
+  credit: MoneyText,
+  withdrawHold: MoneyText,
+  available: MoneyText,
   logoUrl: Nullable(Type.String()),
   createdAt: Type.String(),
   updatedAt: Type.String(),

@@ -86,6 +86,17 @@ export const pathOf = (e: Pick<Endpoint, 'name'>): string => `${API_PREFIX}/${e.
 export type BodyOf<E> = E extends Endpoint<infer B, TSchema> ? Static<B> : never;
 export type ResponseOf<E> = E extends Endpoint<TSchema, infer R> ? Static<R> : never;
 
+/**
+ * Money in an answer: an exact decimal string with two decimals ('1234.50', '-20.00'), from a PostgreSQL `numeric`;
+ * never a JSON number (a float cannot hold every amount exactly).
+ */
+export const MoneyText = Type.String({ pattern: '^-?\\d{1,14}\\.\\d{2}$' });
+/**
+ * Money a user enters: a positive decimal string with at most two decimals and at most 12 integer digits
+ * ('100', '99.5', '0.01'). Zero and the range a rule allows are checked by the service with the rule's message.
+ */
+export const MoneyInput = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,2})?$', maxLength: 15 });
+
 /** Request objects never accept fields they do not declare (unknown fields are refused, not dropped). */
 export const Obj = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });
 

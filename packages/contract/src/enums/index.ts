@@ -7,3 +7,4 @@ export * from './opconfig.ts';
 export * from './netconfig.ts';
 export * from './card.ts';
 export * from './cardcat.ts';
+export * from './money.ts';

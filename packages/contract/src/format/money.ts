@@ -11,3 +11,21 @@ export function formatMoney(v: number | string | null | undefined): string {
   const r = roundHalfAwayFromZero(parts, 2);
   return `${r.negative ? '-' : ''}${groupThousands(r.int)}.${r.frac}`;
 }
+
+/**
+ * Money in code is integer fen (1 CNY = 100 fen) as a bigint: exact, and never a JavaScript float. An amount that
+ * has more than two decimals or is not a plain decimal is refused (null), never rounded.
+ */
+export function moneyToFen(v: string | number): bigint | null {
+  const parts = parseDecimal(v);
+  if (!parts || parts.frac.length > 2) return null;
+  const fen = BigInt(parts.int) * 100n + BigInt(parts.frac.padEnd(2, '0') || '0');
+  return parts.negative ? -fen : fen;
+}
+
+/** Integer fen as the contract's money text: two decimals, no separators ('-1234.50'). */
+export function fenToMoney(fen: bigint): string {
+  const neg = fen < 0n;
+  const abs = neg ? -fen : fen;
+  return `${neg ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}

@@ -14,12 +14,14 @@ import { check, blankToNull } from '../../platform/validate.ts';
 import { publicFileUrl } from '../../platform/files.ts';
 import type { SessionStore } from '../../platform/sessions.ts';
 import { accounts, customers, registerApplies } from './tables.ts';
+import { balancesFor, balancesOut, ZERO_BALANCES, type BalanceFen } from '../money/ledger.ts';
 
 type CustomerRow = typeof customers.$inferSelect;
 const parent = alias(customers, 'parent');
 const scopeCols = { custId: customers.custId, rootCustId: customers.rootCustId };
 
-export function toCustomer(r: CustomerRow, parentName: string | null) {
+export function toCustomer(r: CustomerRow, parentName: string | null, money: BalanceFen | undefined) {
+  const b = balancesOut(money ?? ZERO_BALANCES(r.custId, r.rootCustId));
   return {
     custId: r.custId, parentCustId: r.parentCustId, parentCustName: parentName, level: r.level, custName: r.custName,
     status: r.status, businessUnit: r.businessUnit, adminName: r.adminName, adminEmail: r.adminEmail, adminPhone: r.adminPhone,
@@ -27,7 +29,7 @@ export function toCustomer(r: CustomerRow, parentName: string | null) {
     taxNumber: r.taxNumber, bankName: r.bankName, bankAccount: r.bankAccount, industryLevel1: r.industryLevel1,
     industryLevel2: r.industryLevel2, industryAttribute: r.industryAttribute, paymentModel: r.paymentModel,
     salesName: r.salesName, salesPhone: r.salesPhone, salesEmail: r.salesEmail, remark: r.remark,
-    preDeposit: r.preDeposit, grants: r.grants, contractPayment: r.contractPayment, credit: r.credit,
+    preDeposit: b.preDeposit, grants: b.grants, contractPayment: b.contractPayment, credit: b.credit, withdrawHold: b.withdrawHold, available: b.available,
     logoUrl: r.logoFileId ? publicFileUrl(r.logoFileId) : null,
     createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
   };
@@ -145,7 +147,8 @@ export class CustomerService {
       p,
       async () => Number((await this.db.select({ n: count() }).from(customers).where(cond))[0].n),
     );
-    return { list: rows.map((r) => toCustomer(r.c, r.parentName)), total, current: p.current, pageSize: p.pageSize };
+    const money = await balancesFor(this.db, rows.map((r) => r.c.custId));
+    return { list: rows.map((r) => toCustomer(r.c, r.parentName, money.get(r.c.custId))), total, current: p.current, pageSize: p.pageSize };
   }
 
   /** The header search: customers in the caller's scope whose name contains the keyword, or whose id it is. */
@@ -166,7 +169,7 @@ export class CustomerService {
     const parentName = row.parentCustId
       ? ((await this.db.select({ n: customers.custName }).from(customers).where(eq(customers.custId, row.parentCustId)))[0]?.n ?? null)
       : null;
-    return toCustomer(row, parentName);
+    return toCustomer(row, parentName, (await balancesFor(this.db, [row.custId])).get(row.custId));
   }
 
   private async nameFree(ex: Executor, name: string, exceptId?: number) {

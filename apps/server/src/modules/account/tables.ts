@@ -38,10 +38,7 @@ export const customers = pgTable('customers', {
   salesPhone: text('sales_phone'),
   salesEmail: text('sales_email'),
   remark: text('remark'),
-  preDeposit: money('pre_deposit').notNull().default(0),
-  grants: money('grants').notNull().default(0),
-  contractPayment: money('contract_payment').notNull().default(0),
-  credit: money('credit').notNull().default(0),
+  // the balances live in the ledger's projection, customer_balances (0027_ledger.sql, modules/money)
   logoFileId: uuid('logo_file_id'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),

@@ -41,7 +41,7 @@ describe('customerFormValues', () => {
       ...base, custId: 9, parentCustId: null, parentCustName: null, level: 1, status: 2, businessUnit: null, businessLicense: 'L',
       website: null, registeredCapital: 0, invoiceType: null, taxNumber: null, bankName: null, bankAccount: null,
       industryLevel1: null, industryLevel2: null, industryAttribute: null, paymentModel: 1, salesName: null, salesPhone: null,
-      salesEmail: null, remark: null, preDeposit: 1, grants: 0, contractPayment: 0, credit: 0, logoUrl: null,
+      salesEmail: null, remark: null, preDeposit: '1.00', grants: '0.00', contractPayment: '0.00', credit: '0.00', withdrawHold: '0.00', available: '1.00', logoUrl: null,
       createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
     });
     expect(v).toEqual({ ...base, status: 2, businessLicense: 'L', registeredCapital: 0, paymentModel: 1 });

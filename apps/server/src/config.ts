@@ -50,6 +50,11 @@ export interface Config {
    * billing cycles, job schedules, and every time shown on screens, in exports and in server-written sentences
    */
   timeZone: string;
+  /**
+   * key signing the payment simulator's notifications (CMP_PAY_SIM_KEY, HMAC-SHA256); when absent a random key is
+   * generated once into DATA_DIR/payment-sim.key (docs/payments.md)
+   */
+  paymentSimKey: string | null;
 }
 
 const int = (v: string | undefined, fallback: number): number => {
@@ -113,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     usageFeedMinutes: Math.max(0, int(env.CMP_USAGE_FEED_MINUTES, env.NODE_ENV === 'test' ? 0 : 5)),
     trustedProxies: parseTrustedProxies(env.CMP_TRUSTED_PROXIES),
     timeZone: parseTimeZone(env.CMP_TIME_ZONE),
+    paymentSimKey: env.CMP_PAY_SIM_KEY || null,
     ...overrides,
   };
 }

@@ -141,9 +141,53 @@ describe.each(backends)('the ledger on %s', (backend) => {
     expect(cust).toMatchObject({ preDeposit: '50000.00', credit: '10000.00', available: '60000.00' });
   });
 
+  it('the capital list sorts by each balance (ties by customer) and pages without gaps; a new customer has its zero row', async () => {
+    const created = (await t.call('core/account/customer/saveCustomer', {
+      custName: `Ledger sort ${backend}`, adminName: 'A', adminEmail: 'a@example.com', adminPhone: '13800138000',
+    }, { token: admin })).body.data.custId as number;
+    expect((await balance(created)).pre_deposit).toBe('0.00');
+    const [{ root_cust_id }] = await q<{ root_cust_id: number }>('select root_cust_id from customer_balances where cust_id = $1', [created]);
+    expect(root_cust_id).toBe(created);
+    for (const sortField of ['available', 'preDeposit', 'credit', 'custName']) {
+      for (const sortOrder of ['ascend', 'descend'] as const) {
+        const p1 = (await t.call('core/finance/capital/getCapitalListPage', { sortField, sortOrder, pageSize: 3 }, { token: admin })).body.data;
+        const p2 = (await t.call('core/finance/capital/getCapitalListPage', { sortField, sortOrder, pageSize: 3, current: 2 }, { token: admin })).body.data;
+        const all = (await t.call('core/finance/capital/getCapitalListPage', { sortField, sortOrder, pageSize: 500 }, { token: admin })).body.data;
+        expect(all.total).toBe(all.list.length);
+        expect([...p1.list, ...p2.list].map((r: { custId: number }) => r.custId)).toEqual(all.list.slice(0, 6).map((r: { custId: number }) => r.custId));
+        const key = (r: Record<string, string>) => (sortField === 'custName' ? r.custName.toLowerCase() : Number(moneyToFen(r[sortField])));
+        const keys = all.list.map(key);
+        const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        expect(keys).toEqual(sortOrder === 'ascend' ? sorted : sorted.reverse());
+      }
+    }
+  });
+
   it('locks and creates the balance row of a customer without money', async () => {
     const [{ cust_id: sub }] = await q<{ cust_id: number }>('select cust_id from customers where level = 2 order by cust_id limit 1');
     const b = await t.deps.db.transaction((tx: Tx) => lockBalances(tx, sub));
     expect(b.preDeposit).toBe(0n);
+  });
+
+  it('a refused movement writes nothing, even when its caller catches the refusal and commits: its key stays free', async () => {
+    const key = `test-refused-${backend}`;
+    const journals = async () => Number((await q<{ n: string }>('select count(*) as n from ledger_journals where idempotency_key = $1', [key]))[0].n);
+    const start = moneyToFen((await balance(hd)).pre_deposit)!;
+    const tooMuch = fenToMoney(start + 100_000_000_00n);
+    await t.deps.db.transaction(async (tx: Tx) => {
+      const err = await postJournal(tx, { ...spend(hd, tooMuch), idempotencyKey: key }).catch((e: unknown) => e);
+      expect((err as AppError).code).toBe(ErrorCode.BalanceInsufficient);
+    });
+    expect(await journals()).toBe(0);
+    // the same key, now affordable, posts (it must not answer "duplicate" without moving any money)
+    const ok = await post({ ...spend(hd, '1.00'), idempotencyKey: key });
+    expect(ok.duplicate).toBe(false);
+    expect(moneyToFen((await balance(hd)).pre_deposit)).toBe(start - 100n);
+    expect(await journals()).toBe(1);
+    // a key posted before answers its journal, even when the balance could no longer carry it
+    const again = await post({ ...spend(hd, tooMuch), idempotencyKey: key });
+    expect(again).toMatchObject({ duplicate: true, journalId: ok.journalId });
+    expect(moneyToFen((await balance(hd)).pre_deposit)).toBe(start - 100n);
+    expect((await runLedgerCheck(t.deps.db)).ok).toBe(true);
   });
 });

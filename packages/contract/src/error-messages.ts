@@ -453,6 +453,110 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
     zh: '客户不能为自己审核、打款或授信',
     en: 'A customer cannot review, pay out or grant credit for itself',
   },
+  [ErrorCode.WithdrawInsufficient]: {
+    zh: '可提现金额不足：当前可提现 {withdrawable} 元',
+    en: 'Insufficient for withdrawal: {withdrawable} CNY can be withdrawn',
+  },
+  [ErrorCode.WithdrawInProgress]: {
+    zh: '有提现正在处理中，暂不能发起新的提现',
+    en: 'A withdrawal cannot be started while one is being processed',
+  },
+  [ErrorCode.WithdrawNoBankAccount]: {
+    zh: '客户资料中没有开户银行和银行账号，请先补充后再申请提现',
+    en: 'The customer has no bank name and bank account on file: add them before applying for a withdrawal',
+  },
+  [ErrorCode.WithdrawStateChanged]: {
+    zh: '该提现已被处理，不能再审核，请刷新后查看',
+    en: 'This withdrawal has already been handled and can no longer be reviewed; refresh to see it',
+  },
+  [ErrorCode.WithdrawRunBusy]: {
+    zh: '已有打款批次正在执行（批次 {runId}），请等待其完成',
+    en: 'A payout run is already in progress (run {runId}); wait for it to finish',
+  },
+  [ErrorCode.WithdrawNothingApproved]: {
+    zh: '没有已审核待打款的提现',
+    en: 'There are no approved withdrawals awaiting payout',
+  },
+  [ErrorCode.WithdrawReasonRequired]: {
+    zh: '驳回时请填写驳回原因',
+    en: 'Give a reason when rejecting',
+  },
+  [ErrorCode.CalendarDayExists]: {
+    zh: '{day} 已在工作日历中，请直接修改',
+    en: '{day} is already in the calendar: edit it instead',
+  },
+  [ErrorCode.CalendarMakeUpNotWeekend]: {
+    zh: '调休上班日须为周六或周日（{day} 本就是工作日）',
+    en: 'A make-up working day must be a Saturday or Sunday ({day} is a working day anyway)',
+  },
+  [ErrorCode.CalendarStaffOnly]: {
+    zh: '只有平台人员可以修改工作日历',
+    en: 'Only platform staff can edit the working-day calendar',
+  },
+  [ErrorCode.RechargeSerialUsed]: {
+    zh: '该流水号已登记过，同一笔转账不能重复充值',
+    en: 'This serial number has already been entered: one transfer cannot be topped up twice',
+  },
+  [ErrorCode.RechargeNotPending]: {
+    zh: '该充值不在待审核状态（可能已被他人处理），请刷新后重试',
+    en: 'This top-up is no longer waiting for review (someone may have handled it); refresh and try again',
+  },
+  [ErrorCode.PaymentSignatureInvalid]: {
+    zh: '支付通知签名校验失败',
+    en: 'The payment notification\'s signature is not valid',
+  },
+  [ErrorCode.PaymentAmountMismatch]: {
+    zh: '支付金额与订单金额不符',
+    en: 'The paid amount does not match the order\'s amount',
+  },
+  [ErrorCode.RechargeRefundTooMuch]: {
+    zh: '退款金额超出可退金额：本笔充值最多还可退 {refundable} 元',
+    en: 'The refund is more than can be refunded: at most {refundable} CNY of this top-up is left',
+  },
+  [ErrorCode.RechargeNotRefundable]: {
+    zh: '只有已到账的充值可以退款',
+    en: 'Only a confirmed top-up can be refunded',
+  },
+  [ErrorCode.PaymentChannelNotInstalled]: {
+    zh: '支付渠道“{channel}”未安装，请选择其他渠道',
+    en: 'The payment channel "{channel}" is not installed; choose another one',
+  },
+  [ErrorCode.RechargeProofInvalid]: {
+    zh: '请先上传转账凭证（jpg/png/gif，小于 2MB）',
+    en: 'Upload the transfer certificate first (jpg/png/gif under 2 MB)',
+  },
+  [ErrorCode.RechargeTransferDateInvalid]: {
+    zh: '转账日期不能晚于今天',
+    en: 'The transfer date cannot be later than today',
+  },
+  [ErrorCode.PaymentChannelFailed]: {
+    zh: '支付渠道处理失败：{message}',
+    en: 'The payment channel failed: {message}',
+  },
+  [ErrorCode.RechargeNotClosable]: {
+    zh: '只有待支付的订单可以关闭',
+    en: 'Only an unpaid order can be closed',
+  },
+  [ErrorCode.CreditStaffOnly]: {
+    zh: '授信只能由平台财务人员办理',
+    en: 'Only the platform\'s finance staff grant or change credit',
+  },
+  [ErrorCode.CreditClosed]: {
+    zh: '该授信{state}，不能再修改或重置',
+    en: 'This credit order has ended ({state}): it can no longer be changed or reset',
+  },
+  [ErrorCode.CreditBelowUsed]: {
+    zh: '客户正在使用 {used} 元授信，有效授信合计不能低于该金额（调整后为 {after} 元）',
+    en: 'The customer is using {used} CNY of credit: its valid credit cannot go below that (it would be {after} CNY)',
+  },
+  [ErrorCode.CreditValidToInvalid]: {
+    zh: '临时授信的有效期截止日须在 {today} 至 {max} 之间',
+    en: 'The last valid day of a provisional credit must be between {today} and {max}',
+  },
+  [ErrorCode.CreditTermInvalid]: {
+    zh: '还款期限须为 1–{maxDays} 天或 1–{maxMonths} 个月',
+    en: 'The payment term must be 1–{maxDays} days or 1–{maxMonths} months',
+  },
   [ErrorCode.UploadMalformed]: {
     zh: '上传的内容不完整或格式错误，请重新选择文件上传',
     en: 'The upload is incomplete or malformed, please choose the file and upload it again',

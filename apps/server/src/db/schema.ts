@@ -19,3 +19,6 @@ export * from '../modules/card/catalog/tables.ts';
 export * from '../modules/usage/usage-tables.ts';
 export * from '../modules/pool/pool-tables.ts';
 export * from '../modules/money/ledger-tables.ts';
+export * from '../modules/money/recharge/recharge-tables.ts';
+export * from '../modules/money/withdraw/withdraw-tables.ts';
+export * from '../modules/money/credit/credit-tables.ts';

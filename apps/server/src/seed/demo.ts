@@ -1,7 +1,8 @@
 import { count, eq } from 'drizzle-orm';
 import { HOME_TILES, Perm, RoleType, allPermissionCodes, expandCodes, Operator, CustomerStatus, PaymentModel, JournalKind, LedgerAccount } from '@lynx/contract';
 import type { Db, Executor, Tx } from '../db/client.ts';
-import { postJournal, setCredit } from '../modules/money/ledger.ts';
+import { postJournal } from '../modules/money/ledger.ts';
+import { grantFixedCredit } from '../modules/money/credit/credit-service.ts';
 import { accounts, customers, operators, roles } from '../modules/account/tables.ts';
 import { generatePassword, hashPassword } from '../platform/passwords.ts';
 import { seedCommServices } from '../modules/network/commserv/seed.ts';
@@ -39,7 +40,7 @@ export function builtInRolePermissions(): Record<number, number[]> {
   // package buttons for staff only: delete 4010001, publish 4010002, add/copy basic 4010003, price adjustment 4010004
   // card import (2070000) too: cards enter the platform through operator staff; card types are a platform catalogue
   // kept by staff (add/edit 2050001, delete 2050002): customers see the list read-only
-  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 4010001, 4010002, 4010003, 4010004, 2070000, 2050001, 2050002];
+  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 8050002, 4010001, 4010002, 4010003, 4010004, 2070000, 2050001, 2050002];
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
@@ -79,7 +80,8 @@ async function customer(tx: Tx, name: string, parent: typeof customers.$inferSel
       lines: [{ account: LedgerAccount.PreDeposit, fen: BigInt(preDeposit) * 100n }, { account: LedgerAccount.Opening, fen: -BigInt(preDeposit) * 100n }],
     });
   }
-  if (credit) await setCredit(tx, row.custId, BigInt(credit) * 100n);
+  // the credit limit is a real fixed credit order (the projection is its sum)
+  if (credit) await grantFixedCredit(tx, row, BigInt(credit) * 100n, 'demo credit');
   return row;
 }
 
@@ -132,10 +134,12 @@ export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?
     const zhixing = await customer(tx, '智行物流科技有限公司', null, {
       adminName: '王芳', adminEmail: 'it@zhixing-logistics.example.com', adminPhone: '13911112222', preDeposit: 50000, credit: 10000,
       industryLevel1: '交通物流', industryLevel2: '冷链运输', salesName: '李明', salesPhone: '13700001111',
+      bankName: '招商银行上海分行', bankAccount: '6225880212345678',
     });
     const huadian = await customer(tx, '华电智能表计有限公司', null, {
       adminName: '陈静', adminEmail: 'ops@huadian-meter.example.com', adminPhone: '13622223333', preDeposit: 120000,
       paymentModel: PaymentModel.Postpaid, industryLevel1: '能源', industryLevel2: '智能电表',
+      bankName: '中国工商银行深圳分行', bankAccount: '4000023409200112233',
     });
     const east = await customer(tx, '智行物流华东分公司', zhixing, { adminName: '赵强', adminEmail: 'east@zhixing-logistics.example.com', adminPhone: '13533334444' });
     await customer(tx, '智行冷链配送中心', zhixing, { adminName: '孙丽', adminEmail: 'cold@zhixing-logistics.example.com', adminPhone: '13544445555' });

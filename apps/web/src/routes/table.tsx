@@ -1,4 +1,4 @@
-import { AccountBookOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
+import { AccountBookOutlined, BankOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 import { hotPages } from './hot.ts';
@@ -57,6 +57,62 @@ export const routes: RouteDef[] = [
           { path: 'copyretail/:retailId/:isCopy', titleKey: 'billingRetailCopy', perm: 4010005, page: () => import('../pages/billing/package/retail/form/index.tsx') },
           { path: 'retaildetail/:retailId/:tariffType', titleKey: 'billingRetailDetail', page: () => import('../pages/billing/package/retail/detail/index.tsx') },
           { path: 'retailrecord/:retailId', titleKey: 'billingRetailRecord', page: () => import('../pages/billing/package/retail/record/index.tsx') },
+        ],
+      },
+    ],
+  },
+  {
+    // Business (issue 13): the customers and their money; the customer and account screens are the Home ones
+    path: 'business', titleKey: 'business', perm: Perm.Business, icon: <BankOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'customer', titleKey: 'businessCustomer', perm: Perm.BusinessCustomer, hideForRoles: [RoleType.SubCustomer], redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'businessCustomer', page: () => import('../pages/business/customer/list/index.tsx') },
+          { path: 'detail/:channelCustId', titleKey: 'businessCustomerDetail', page: () => import('../pages/business/customer/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'account', titleKey: 'businessAccount', perm: Perm.BusinessAccount, hideForRoles: [RoleType.SubCustomer], redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'businessAccount', page: () => import('../pages/home/account/list/index.tsx') },
+          { path: 'detail/:channelCustId', titleKey: 'businessAccount', page: () => import('../pages/home/account/list/index.tsx') },
+        ],
+      },
+      {
+        // Business › Capital: balances per customer and one customer's ledger (a customer without :custId: its own)
+        path: 'capital', titleKey: 'businessCapital', perm: Perm.BusinessCapital, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'businessCapital', page: () => import('../pages/business/capital/list/index.tsx') },
+          { path: 'detail/info/:custId?', titleKey: 'businessCapitalDetail', page: () => import('../pages/business/capital/detail/index.tsx') },
+        ],
+      },
+      {
+        // Business › Recharge: top-ups, public transfers and finance's review, refunds; :id opens one top-up's drawer
+        path: 'recharge', titleKey: 'businessRecharge', perm: Perm.BusinessRecharge, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:id?', titleKey: 'businessRecharge', page: () => import('../pages/business/recharge/list/index.tsx') },
+        ],
+      },
+      {
+        // Business › Withdrawals: apply (held), finance's review, the payout runs; the working-day calendar beside it
+        path: 'withdraw', titleKey: 'businessWithdraw', perm: Perm.BusinessWithdraw, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'businessWithdraw', page: () => import('../pages/business/withdraw/list/index.tsx') },
+          { path: 'holidays', titleKey: 'businessWithdrawHolidays', page: () => import('../pages/business/withdraw/holidays/index.tsx') },
+        ],
+      },
+    ],
+  },
+  {
+    // Financial (issue 13): credit orders; staff grant, change and reset, customers read their own
+    path: 'financial', titleKey: 'financial', perm: Perm.Financial, icon: <FundOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'credit', titleKey: 'financialCredit', perm: Perm.FinancialCredit, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'financialCredit', page: () => import('../pages/financial/credit/list/index.tsx') },
+          { path: 'change-log/:creditId', titleKey: 'financialCreditChangeLog', page: () => import('../pages/financial/credit/change-log/index.tsx') },
         ],
       },
     ],
@@ -161,6 +217,18 @@ export const routes: RouteDef[] = [
           { path: 'list/:type?', titleKey: 'shortcutsBatchOperate', page: () => import('../pages/shortcuts/batchoperate/list/index.tsx') },
           { path: 'detail/:batchId/:state', titleKey: 'shortcutsBatchDetail', page: () => import('../pages/shortcuts/batchoperate/detail/index.tsx') },
         ],
+      },
+      // aliases of the business screens (§2 Shortcuts): the customer list with balances, and capital
+      {
+        path: 'customer', titleKey: 'shortcutsCustomer', perm: Perm.BusinessCustomer, hideForRoles: [RoleType.SubCustomer], hideInMenu: true,
+        page: () => import('../pages/business/customer/list/index.tsx'),
+      },
+      { path: 'capital', titleKey: 'shortcutsCapital', perm: Perm.HomeTileCapital, hideInMenu: true, page: () => import('../pages/business/capital/list/index.tsx') },
+      { path: 'recharge/list/:id?', titleKey: 'shortcutsRecharge', perm: Perm.HomeTileRecharge, hideInMenu: true, page: () => import('../pages/business/recharge/list/index.tsx') },
+      { path: 'withdraw/list', titleKey: 'shortcutsWithdraw', perm: Perm.HomeTileWithdraw, hideInMenu: true, page: () => import('../pages/business/withdraw/list/index.tsx') },
+      {
+        path: 'capital/detail/info/:custId?', titleKey: 'businessCapitalDetail', perm: Perm.HomeTileCapital, hideInMenu: true,
+        page: () => import('../pages/business/capital/detail/index.tsx'),
       },
       // usage routes (traffic detail query)
       {

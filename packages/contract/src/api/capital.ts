@@ -123,4 +123,15 @@ export const getLedgerCheck = endpoint({
   })),
 });
 
+/**
+ * The home overview's company balances (spec §7 busCenter/home/companyInfo): the signed-in customer's own money,
+ * linking to its capital detail. Staff have no company of their own: null.
+ */
+export const getCompanyInfo = endpoint({
+  name: 'busCenter/home/companyInfo', method: 'POST', auth: 'session', perm: [Perm.Home], kind: 'query', tag,
+  summary: { zh: '首页：本公司余额', en: 'Home: the signed-in company\'s balances' },
+  body: Obj({}),
+  response: Nullable(Type.Intersect([Type.Object({ custId: Type.Integer(), custName: Type.String(), level: Type.Integer() }), Balances])),
+});
+
 export { JournalKind, LedgerAccount };

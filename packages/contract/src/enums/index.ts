@@ -8,3 +8,6 @@ export * from './netconfig.ts';
 export * from './card.ts';
 export * from './cardcat.ts';
 export * from './money.ts';
+export * from './payment.ts';
+export * from './withdraw.ts';
+export * from './credit.ts';

@@ -35,6 +35,8 @@ export function capitalRoutes(app: FastifyInstance, deps: AppDeps) {
     return lastLedgerCheck(deps.db);
   });
 
+  bind(app, deps, api.getCompanyInfo, (_b, c) => capital.companyInfo(ctxOf(c).actor));
+
   bindExport(app, deps, api.exportCapitalList, api.getCapitalListPage);
   deps.exports.register(api.getCapitalListPage, {
     title: { zh: '资金列表', en: 'Capital' },

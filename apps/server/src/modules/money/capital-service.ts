@@ -34,15 +34,18 @@ const BALANCE_COLS = sql.raw(`coalesce(b.pre_deposit, 0)::text as pre_deposit, c
   coalesce(b.contract_payment, 0)::text as contract_payment, coalesce(b.withdraw_hold, 0)::text as withdraw_hold,
   coalesce(b.credit, 0)::text as credit`);
 
-/** Sortable columns of the capital list (SQL over the balance row). */
+/**
+ * Sortable columns of the capital list: each an indexed column of customer_balances (0031_balance_order.sql), so a
+ * page is read by walking the index, not by sorting every customer.
+ */
 const SORTS: Record<string, string> = {
-  custName: 'c.cust_name',
-  preDeposit: 'coalesce(b.pre_deposit, 0)',
-  grants: 'coalesce(b.grants, 0)',
-  contractPayment: 'coalesce(b.contract_payment, 0)',
-  credit: 'coalesce(b.credit, 0)',
-  withdrawHold: 'coalesce(b.withdraw_hold, 0)',
-  available: 'coalesce(b.pre_deposit, 0) + coalesce(b.grants, 0) + coalesce(b.contract_payment, 0) + coalesce(b.credit, 0)',
+  custName: 'lower(c.cust_name)',
+  preDeposit: 'b.pre_deposit',
+  grants: 'b.grants',
+  contractPayment: 'b.contract_payment',
+  credit: 'b.credit',
+  withdrawHold: 'b.withdraw_hold',
+  available: 'b.available',
   updatedAt: 'b.updated_at',
 };
 
@@ -52,32 +55,38 @@ export class CapitalService {
 
   async list(q: BodyOf<typeof api.getCapitalListPage>, actor: Actor) {
     const p = pageOf(q);
-    const where: SQL[] = [customerScope(actor)];
+    // the tenant columns of the balance row (kept equal to the customer's by a trigger) let a tree use its index
+    const where: SQL[] = [customerScope(actor, 'b')];
     if (q.custName) where.push(sql`c.cust_name ilike ${contains(q.custName)}`);
-    if (q.custId !== undefined) where.push(sql`c.cust_id = ${q.custId}`);
+    if (q.custId !== undefined) where.push(sql`b.cust_id = ${q.custId}`);
     if (q.level !== undefined) where.push(sql`c.level = ${q.level}`);
-    const sort = q.sortField && SORTS[q.sortField] ? sql.raw(`${SORTS[q.sortField]} ${q.sortOrder === 'ascend' ? 'asc' : 'desc'} nulls last, `) : sql``;
-    const rows = rowsOf<Record<string, unknown>>(await this.db.execute(sql`
-      select c.cust_id, c.root_cust_id, c.cust_name, c.level, c.payment_model, parent.cust_name as parent_name, b.updated_at, ${BALANCE_COLS},
-        count(*) over() as total
-      from customers c
-      left join customer_balances b on b.cust_id = c.cust_id
-      left join customers parent on parent.cust_id = c.parent_cust_id
-      where ${sql.join(where, sql` and `)}
-      order by ${sort}c.cust_id desc
-      limit ${p.limit} offset ${p.offset}`));
-    let total = rows.length ? Number(rows[0].total) : 0;
-    if (!rows.length && p.offset > 0) {
-      total = Number(rowsOf<{ n: string }>(await this.db.execute(sql`select count(*) as n from customers c where ${sql.join(where, sql` and `)}`))[0].n);
-    }
+    const cond = sql.join(where, sql` and `);
+    const dir = q.sortOrder === 'ascend' ? 'asc' : 'desc';
+    const order = q.sortField && SORTS[q.sortField] ? sql.raw(`${SORTS[q.sortField]} ${dir}, b.cust_id ${dir}`) : sql.raw('b.cust_id desc');
+    const [rows, [{ n }]] = await Promise.all([
+      this.db.execute(sql`
+        select c.cust_id, c.root_cust_id, c.cust_name, c.level, c.payment_model, c.parent_cust_id, b.updated_at, b.pre_deposit::text,
+          b.grants::text, b.contract_payment::text, b.withdraw_hold::text, b.credit::text
+        from customer_balances b join customers c on c.cust_id = b.cust_id
+        where ${cond}
+        order by ${order}
+        limit ${p.limit} offset ${p.offset}`).then((r) => rowsOf<Record<string, unknown>>(r)),
+      this.db.execute(sql`select count(*) as n from customer_balances b join customers c on c.cust_id = b.cust_id where ${cond}`).then((r) => rowsOf<{ n: string }>(r)),
+    ]);
+    const parentIds = [...new Set(rows.map((r) => r.parent_cust_id).filter((v): v is number => v != null))];
+    const parents = new Map(parentIds.length
+      ? rowsOf<{ cust_id: number; cust_name: string }>(await this.db.execute(sql`select cust_id, cust_name from customers
+          where cust_id in (${sql.join(parentIds.map((id) => sql`${id}`), sql`, `)})`)).map((r) => [r.cust_id, r.cust_name])
+      : []);
     return {
       list: rows.map((r) => ({
-        custId: Number(r.cust_id), custName: String(r.cust_name), level: Number(r.level), parentCustName: (r.parent_name as string | null) ?? null,
+        custId: Number(r.cust_id), custName: String(r.cust_name), level: Number(r.level),
+        parentCustName: r.parent_cust_id == null ? null : (parents.get(Number(r.parent_cust_id)) ?? null),
         paymentModel: r.payment_model == null ? null : Number(r.payment_model),
         updatedAt: r.updated_at ? new Date(r.updated_at as string).toISOString() : null,
         ...balancesOut(balanceFromRow(r)),
       })),
-      total, current: p.current, pageSize: p.pageSize,
+      total: Number(n), current: p.current, pageSize: p.pageSize,
     };
   }
 
@@ -86,6 +95,15 @@ export class CapitalService {
     const [row] = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select c.cust_id, c.root_cust_id, ${BALANCE_COLS}
       from customers c left join customer_balances b on b.cust_id = c.cust_id where c.cust_id = ${c.custId}`));
     return { custId: c.custId, custName: c.custName, level: c.level, paymentModel: c.paymentModel, ...balancesOut(balanceFromRow(row)) };
+  }
+
+  /** The home overview's company balances: the signed-in customer's own (null for staff, who have no company). */
+  async companyInfo(actor: Actor) {
+    if (actor.custId == null) return null;
+    const [row] = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select c.cust_id, c.root_cust_id, c.cust_name, c.level, ${BALANCE_COLS}
+      from customers c left join customer_balances b on b.cust_id = c.cust_id where c.cust_id = ${actor.custId}`));
+    if (!row) return null;
+    return { custId: Number(row.cust_id), custName: String(row.cust_name), level: Number(row.level), ...balancesOut(balanceFromRow(row)) };
   }
 
   /** One customer's postings, newest first, each with its account's balance right after it. */

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { pgTable, integer, smallint, text, numeric, bigint, boolean, jsonb, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -38,6 +39,8 @@ export const customerBalances = pgTable('customer_balances', {
   contractPayment: money('contract_payment').notNull().default('0'),
   withdrawHold: money('withdraw_hold').notNull().default('0'),
   credit: money('credit').notNull().default('0'),
+  /** pre-deposit + grants + contract payments + credit (a stored generated column, 0031_balance_order.sql) */
+  available: money('available').generatedAlwaysAs(sql`pre_deposit + grants + contract_payment + credit`),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 

@@ -117,19 +117,18 @@ export async function postJournal(tx: Tx, j: JournalInput): Promise<Posted> {
   if (sum !== 0n) throw new Error(`journal postings must sum to zero (sum ${sum} fen)`);
   if (j.lines.some((l) => l.fen === 0n)) throw new Error('a posting of zero');
   const before = await lockBalances(tx, j.custId);
-
-  const [journal] = rowsOf<{ journal_id: string }>(await tx.execute(sql`insert into ledger_journals
-      (kind, cust_id, root_cust_id, ref_type, ref_id, memo, idempotency_key, account_id, created_by)
-    values (${j.kind}, ${j.custId}, ${before.rootCustId}, ${j.refType ?? null}, ${j.refId == null ? null : String(j.refId)}, ${j.memo ?? null},
-      ${j.idempotencyKey ?? null}, ${j.by.accountId}, ${j.by.loginName})
-    on conflict (idempotency_key) where idempotency_key is not null do nothing
-    returning journal_id`));
-  if (!journal) {
-    const [prior] = rowsOf<{ journal_id: string }>(await tx.execute(sql`select journal_id from ledger_journals where idempotency_key = ${j.idempotencyKey!}`));
-    return { journalId: Number(prior.journal_id), duplicate: true, balances: before };
+  const prior = async () => {
+    const [row] = rowsOf<{ journal_id: string }>(await tx.execute(sql`select journal_id from ledger_journals where idempotency_key = ${j.idempotencyKey!}`));
+    return row ? { journalId: Number(row.journal_id), duplicate: true, balances: before } : null;
+  };
+  // a key posted before answers its journal, whatever the balance is now (checked under the balance lock)
+  if (j.idempotencyKey != null) {
+    const done = await prior();
+    if (done) return done;
   }
-  const journalId = Number(journal.journal_id);
 
+  // the rules are checked before anything is written: a refusal writes nothing, even for a caller that catches it
+  // and goes on in its transaction (a journal row written first would keep the key and answer "duplicate" forever)
   const after: BalanceFen = { ...before };
   const values: { cust: number | null; account: number; amount: string; balance: string | null }[] = [];
   for (const line of j.lines) {
@@ -146,6 +145,20 @@ export async function postJournal(tx: Tx, j: JournalInput): Promise<Posted> {
   if (after.grants < 0n || after.contractPayment < 0n || after.withdrawHold < 0n || (lowersPre && after.preDeposit < -after.credit)) {
     throw new AppError(ErrorCode.BalanceInsufficient, { available: formatMoney(fenToMoney(availableFen(before))) });
   }
+
+  const [journal] = rowsOf<{ journal_id: string }>(await tx.execute(sql`insert into ledger_journals
+      (kind, cust_id, root_cust_id, ref_type, ref_id, memo, idempotency_key, account_id, created_by)
+    values (${j.kind}, ${j.custId}, ${before.rootCustId}, ${j.refType ?? null}, ${j.refId == null ? null : String(j.refId)}, ${j.memo ?? null},
+      ${j.idempotencyKey ?? null}, ${j.by.accountId}, ${j.by.loginName})
+    on conflict (idempotency_key) where idempotency_key is not null do nothing
+    returning journal_id`));
+  if (!journal) {
+    // the same key posted meanwhile by a journal of another customer (not serialised by this balance lock)
+    const done = await prior();
+    if (done) return done;
+    throw new Error(`idempotency key ${j.idempotencyKey} conflicted but was not found`);
+  }
+  const journalId = Number(journal.journal_id);
 
   await tx.execute(sql`insert into ledger_postings (journal_id, cust_id, account, amount, balance_after)
     select ${journalId}, v.cust, v.account, v.amount, v.balance

@@ -21,5 +21,9 @@ import cardcat from './cardcat.ts';
 import usage from './usage.ts';
 import pool from './pool.ts';
 import search from './search.ts';
+import money from './money.ts';
+import credit from './credit.ts';
+import withdraw from './withdraw.ts';
+import recharge from './recharge.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge };

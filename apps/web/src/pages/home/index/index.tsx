@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import {
-  account, AccountStatus, BehaviorAction, CustomerLevel, notice, Perm, RoleType, system, formatDateTime,
+  account, AccountStatus, BehaviorAction, CustomerLevel, notice, Perm, RoleType, STAFF_ROLE_TYPES, system, formatDateTime,
   type BodyOf, type Endpoint, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
@@ -19,6 +19,8 @@ import { useViewerRoutes } from '../../../routes/viewer.ts';
 import { shortcutTiles } from './tiles.ts';
 import { UsageOverview } from './UsageOverview.tsx';
 import { FleetHealth } from './FleetHealth.tsx';
+import { CompanyBalances } from './CompanyBalances.tsx';
+import { Section } from '../../../components/Section.tsx';
 
 /** Icons of the shortcut tiles. */
 const TILE_ICONS: Record<string, ReactNode> = {
@@ -47,18 +49,6 @@ function Stat({ title, value, loading, onClick, color, testId }: {
     <Card hoverable={!!onClick} onClick={onClick} size="small" data-testid={testId}>
       <Statistic title={title} value={value ?? '-'} loading={loading} styles={{ content: color ? { color } : undefined }} />
     </Card>
-  );
-}
-
-function Section({ title, extra, children, testId }: { title: ReactNode; extra?: ReactNode; children: ReactNode; testId?: string }) {
-  return (
-    <div className="lx-card" data-testid={testId}>
-      <div style={{ display: 'flex', alignItems: 'center', marginBottom: 12, gap: 8 }}>
-        <Typography.Title level={5} style={{ margin: 0 }}>{title}</Typography.Title>
-        <div style={{ marginLeft: 'auto' }}>{extra}</div>
-      </div>
-      {children}
-    </div>
   );
 }
 
@@ -117,6 +107,8 @@ export default function HomeOverview() {
           </Space>
         </div>
       </div>
+
+      {roleType !== null && !STAFF_ROLE_TYPES.includes(roleType) && <CompanyBalances />}
 
       <FleetHealth />
 

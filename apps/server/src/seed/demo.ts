@@ -76,7 +76,7 @@ async function customer(tx: Tx, name: string, parent: typeof customers.$inferSel
   // opening money: a top-up journal (the ledger holds every balance) and the credit limit
   if (preDeposit) {
     await postJournal(tx, {
-      kind: JournalKind.Opening, custId: row.custId, refType: 'opening', memo: 'demo opening balance', by: { accountId: null, loginName: 'system' },
+      kind: JournalKind.Opening, custId: row.custId, refType: 'opening', by: { accountId: null, loginName: 'system' },
       lines: [{ account: LedgerAccount.PreDeposit, fen: BigInt(preDeposit) * 100n }, { account: LedgerAccount.Opening, fen: -BigInt(preDeposit) * 100n }],
     });
   }

@@ -71,7 +71,7 @@ select cust_id, root_cust_id, credit from customers;
 
 with opening as (
   insert into ledger_journals (kind, cust_id, root_cust_id, ref_type, memo, created_by)
-  select 1, cust_id, root_cust_id, 'opening', 'opening balance (migration 0027)', 'system'
+  select 1, cust_id, root_cust_id, 'opening', null, 'system'
   from customers where pre_deposit <> 0 or grants <> 0 or contract_payment <> 0
   returning journal_id, cust_id
 ), lines as (

@@ -175,7 +175,7 @@ export class RechargeService {
     const fen = moneyToFen(o.amount)!;
     const posted = await postJournal(tx, {
       kind: JournalKind.Recharge, custId: o.cust_id, refType: 'recharge', refId: o.recharge_no, idempotencyKey: `pay:${o.pay_order_no}`,
-      memo: `online top-up ${o.recharge_no} (${gateway}${tradeNo ? ` ${tradeNo}` : ''})`, by: SYSTEM_BY(gateway),
+      memo: tradeNo ?? undefined, by: SYSTEM_BY(gateway),
       lines: [{ account: LedgerAccount.PreDeposit, fen }, { account: LedgerAccount.PaymentClearing, fen: -fen }],
     });
     await tx.execute(sql`update recharge_orders set pay_state = ${PayState.Confirmed}, journal_id = ${posted.journalId}, trade_no = coalesce(${tradeNo}, trade_no),
@@ -364,7 +364,7 @@ export class RechargeService {
         const fen = moneyToFen(o.amount)!;
         const posted = await postJournal(tx, {
           kind: JournalKind.Recharge, custId: o.cust_id, refType: 'recharge', refId: o.recharge_no, idempotencyKey: `public:${o.recharge_id}`,
-          memo: `public transfer ${o.recharge_no}${reason ? `: ${reason}` : ''}`, by: { accountId: ctx.actor.accountId, loginName: ctx.actor.loginName },
+          memo: reason ?? undefined, by: { accountId: ctx.actor.accountId, loginName: ctx.actor.loginName },
           lines: [{ account: LedgerAccount.PreDeposit, fen }, { account: LedgerAccount.Bank, fen: -fen }],
         });
         journalId = posted.journalId;
@@ -408,7 +408,7 @@ export class RechargeService {
       const online = o.channel !== PayChannel.Public;
       const posted = await postJournal(tx, {
         kind: JournalKind.Refund, custId: o.cust_id, refType: 'rechargeRefund', refId: refundNo, idempotencyKey: `refund:${refundNo}`,
-        memo: `refund of ${o.recharge_no}: ${reason}`, by: { accountId: ctx.actor.accountId, loginName: ctx.actor.loginName },
+        memo: reason, by: { accountId: ctx.actor.accountId, loginName: ctx.actor.loginName },
         lines: [{ account: LedgerAccount.PreDeposit, fen: -fen }, { account: online ? LedgerAccount.PaymentClearing : LedgerAccount.Bank, fen }],
       });
       let channelRefundNo: string | null = null;

@@ -323,7 +323,7 @@ export class WithdrawService {
       const posted = await postJournal(tx, {
         kind: JournalKind.WithdrawPaid, custId,
         lines: [{ account: LedgerAccount.WithdrawHold, fen: -fen }, { account: LedgerAccount.Bank, fen }],
-        refType: 'withdraw', refId: String(w.withdraw_no), memo: `payout run ${runId}`, idempotencyKey: `withdraw:${withdrawId}:paid`,
+        refType: 'withdraw', refId: String(w.withdraw_no), idempotencyKey: `withdraw:${withdrawId}:paid`,
         by: { accountId: null, loginName: by },
       });
       await tx.execute(sql`update withdrawals set state = ${WithdrawState.Paid}, paid_at = now(), paid_by = ${by}, settle_journal_id = ${posted.journalId},

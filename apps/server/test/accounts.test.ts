@@ -46,7 +46,7 @@ describe.each(backends)('customers and accounts on %s', (backend) => {
     const full = {
       custName: 'Aurora IoT 有限公司', status: 2, businessUnit: '华东事业部', adminName: '林晓',
       adminEmail: 'ops@aurora.example.com;cto@aurora.example.com', adminPhone: '13812340001;+8613812340002',
-      businessLicense: '91310000MA1FL0XX1Q', website: 'https://aurora.example.com', registeredCapital: 5000000.5,
+      businessLicense: '91310000MA1FL0XX1Q', website: 'https://aurora.example.com', registeredCapital: '5000000.50',
       invoiceType: 2, taxNumber: '91310000MA1FL0XX1Q', bankName: '招商银行上海分行', bankAccount: '6225880012345678',
       industryLevel1: '交通物流', industryLevel2: '车队管理', industryAttribute: '重点客户', paymentModel: 2,
       salesName: '李明', salesPhone: '13700001111', salesEmail: 'sales@lynx.example.com', remark: '测试客户',

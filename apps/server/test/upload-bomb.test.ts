@@ -51,6 +51,11 @@ function expected(bomb: string, t: Target): { code: number; params?: Record<stri
     case 'endlessColumns':
       return { code: ErrorCode.UploadTooManyColumns, params: { row: 1, max: t.maxColumns }, status: 400 };
     case 'sharedStrings':
+      // under a budget over 16 MB (the card import's 80 MB) the string table inflates past 16 MB at over 200 times
+      // its compressed size before it reaches the import's string count: refused as a compression bomb
+      return t.maxUnpacked > 16 * 1024 * 1024
+        ? { code: ErrorCode.UploadUnpackedTooLarge, params: { max: formatSize(t.maxUnpacked) }, status: 400 }
+        : { code: ErrorCode.UploadMarkupTooLarge, status: 400 };
     case 'endlessTag':
       return { code: ErrorCode.UploadMarkupTooLarge, status: 400 };
     default:

@@ -58,6 +58,7 @@ export const COMMON_FILTER_FIELDS: FilterFields = {
   testEndFrom: { title: b('测试期结束日期', 'Test period ends'), kind: 'date', to: 'testEndTo' },
   testEndTo: hidden,
   loginName: { title: b('登录名', 'Login name') },
+  custName: { title: b('客户名称', 'Customer name') },
   userName: { title: b('用户名', 'User name') },
   operatorId: { title: b('运营商', 'Operator'), enum: Operator },
   online: { title: b('在线', 'Online'), kind: 'bool' },

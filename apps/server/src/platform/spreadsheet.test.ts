@@ -282,9 +282,23 @@ describe('limits of an xlsx', () => {
     expect(await refusal(xlsx(stored, { maxUnpackedBytes: 200_000 }))).toMatchObject({ code: ErrorCode.UploadUnpackedTooLarge });
   });
 
+  it('a real sheet over 16 MB (every row and cell naming its place) is read whole under a big budget: not taken for a bomb', async () => {
+    const rows: string[] = [];
+    for (let r = 1; r <= 100_000; r++) {
+      rows.push(`<row r="${r}"><c r="A${r}" t="inlineStr"><is><t>${8986_0000_0000_0000_0000n + BigInt(r)}</t></is></c><c r="B${r}" t="inlineStr"><is><t>同一个套餐名称 Same plan</t></is></c><c r="C${r}" s="1"><v>${r % 7}</v></c></row>`);
+    }
+    const xml = Buffer.from(`${SHEET_HEAD}${rows.join('')}${SHEET_TAIL}`);
+    expect(xml.length).toBeGreaterThan(16 * 1024 * 1024);
+    const cells = await xlsx(xlsxOf({ data: xml }), { maxRows: 100_100, maxUnpackedBytes: 80 * 1024 * 1024, maxColumns: 50, maxCellChars: 1000, maxSharedStrings: 700_000 });
+    expect(cells).toHaveLength(100_000);
+    expect(cells[99_999][0]).toBe(String(8986_0000_0000_0000_0000n + 100_000n));
+  });
+
   it('every bomb is refused quickly, with memory bounded and the event loop free', async () => {
     const want: Record<string, number> = {
-      giantCell: ErrorCode.UploadCellTooLong, endlessRows: TOO_MANY_ROWS, endlessColumns: ErrorCode.UploadTooManyColumns, sharedStrings: ErrorCode.UploadMarkupTooLarge,
+      giantCell: ErrorCode.UploadCellTooLong, endlessRows: TOO_MANY_ROWS, endlessColumns: ErrorCode.UploadTooManyColumns,
+      // 700,000 shared strings at 25 bytes inflate past 16 MB at over 200 times their compressed size: a compression bomb
+      sharedStrings: ErrorCode.UploadUnpackedTooLarge,
       zeros: ErrorCode.UploadUnpackedTooLarge, endlessTag: ErrorCode.UploadMarkupTooLarge, lyingSize: ErrorCode.UploadUnpackedTooLarge,
       attributeText: ErrorCode.UploadUnpackedTooLarge, formatBrackets: ErrorCode.UploadUnpackedTooLarge,
     };

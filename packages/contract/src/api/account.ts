@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, MoneyText, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
+import { endpoint, MoneyInput, MoneyText, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
 import { RegisterBody } from './auth.ts';
 import { Perm } from '../permissions.ts';
 import { FILE_RULES } from '../validate/upload.ts';
@@ -10,7 +10,6 @@ const CustomerWritePerms = [Perm.HomeCustomer, Perm.BusinessCustomerCreate] as c
 const AccountPerms = [Perm.HomeAccount, Perm.BusinessAccount] as const;
 
 const Text = (max: number, min = 0) => Type.String({ minLength: min, maxLength: max });
-const Money = Type.Number();
 
 /** Enterprise customer fields of spec §3 that people edit. Balances are changed only by finance. */
 const customerEditable = {
@@ -22,7 +21,8 @@ const customerEditable = {
   adminPhone: Text(200, 1),
   businessLicense: Type.Optional(Text(40)),
   website: Type.Optional(Text(200)),
-  registeredCapital: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1e13 }))),
+  // money: a decimal string ('5000000.5'), never a float
+  registeredCapital: Type.Optional(Nullable(MoneyInput)),
   invoiceType: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 2 }))),
   taxNumber: Type.Optional(Text(40)),
   bankName: Type.Optional(Text(100)),
@@ -50,7 +50,7 @@ export const Customer = Type.Object({
   adminPhone: Type.String(),
   businessLicense: Nullable(Type.String()),
   website: Nullable(Type.String()),
-  registeredCapital: Nullable(Money),
+  registeredCapital: Nullable(MoneyText),
   invoiceType: Nullable(Type.Integer()),
   taxNumber: Nullable(Type.String()),
   bankName: Nullable(Type.String()),

@@ -1,7 +1,6 @@
 import { pgTable, integer, smallint, text, numeric, uuid, boolean, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const money = (name: string) => numeric(name, { precision: 16, scale: 2, mode: 'number' });
 
 export const operators = pgTable('operators', {
   operatorId: smallint('operator_id').primaryKey(),
@@ -25,7 +24,8 @@ export const customers = pgTable('customers', {
   adminPhone: text('admin_phone').notNull(),
   businessLicense: text('business_license'),
   website: text('website'),
-  registeredCapital: money('registered_capital'),
+  // read and written as an exact decimal string
+  registeredCapital: numeric('registered_capital', { precision: 16, scale: 2 }),
   invoiceType: smallint('invoice_type'),
   taxNumber: text('tax_number'),
   bankName: text('bank_name'),

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { capital as api, JournalKind, LedgerAccount } from '@lynx/contract';
+import { capital as api, CustomerLevel, JournalKind, LedgerAccount } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
 import { bindExport, type ExportColumn } from '../../platform/exports.ts';
 import type { AppDeps } from '../../app.ts';
@@ -40,6 +40,9 @@ export function capitalRoutes(app: FastifyInstance, deps: AppDeps) {
   bindExport(app, deps, api.exportCapitalList, api.getCapitalListPage);
   deps.exports.register(api.getCapitalListPage, {
     title: { zh: '资金列表', en: 'Capital' },
+    filters: {
+      level: { title: { zh: '客户级别', en: 'Customer level' }, enum: CustomerLevel },
+    },
     page: (f, actor) => capital.list(f, actor),
     columns: [
       { key: 'custId', title: { zh: '客户 ID', en: 'Customer ID' }, type: 'number' },

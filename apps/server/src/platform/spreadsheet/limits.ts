@@ -67,9 +67,18 @@ export function columnName(n: number): string {
 /** The bytes a read may still inflate; `take` refuses the first byte beyond the limit. */
 export class Budget {
   private used = 0;
-  constructor(private readonly max: number) {}
+  constructor(readonly max: number) {}
   take(n: number) {
     this.used += n;
     if (this.used > this.max) throw unpackedTooLarge(this.max);
   }
 }
+
+/**
+ * A zip part that inflates to more than this many times the bytes fed to zlib, once it has inflated
+ * INFLATE_RATIO_FROM bytes (the default budget: only the larger budgets, such as the card import's, get this far), is a compression bomb and refused like an over-budget one, without inflating on to the
+ * budget (80 MB for a card import: seconds of work on a busy server). Real sheets compress 5-50 times (every row and
+ * cell names its own position); Apache POI refuses at 100 times.
+ */
+export const MAX_INFLATE_RATIO = 200;
+export const INFLATE_RATIO_FROM = 16 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { fileTypeError, type Budget } from './limits.ts';
+import { INFLATE_RATIO_FROM, MAX_INFLATE_RATIO, fileTypeError, unpackedTooLarge, type Budget } from './limits.ts';
 
 /*
  * The parts of a zip (an xlsx is one) read from its central directory, every offset checked against the
@@ -119,6 +119,9 @@ export async function inflateEntry(zip: Buffer, entry: ZipEntry, budget: Budget,
     let failed = false;
     /** the deflate stream has come to its end: whatever follows it in the entry is not handed to zlib */
     let ended = false;
+    /** compressed bytes handed to zlib so far, and what came out */
+    let fed = 0;
+    let out = 0;
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
@@ -129,6 +132,8 @@ export async function inflateEntry(zip: Buffer, entry: ZipEntry, budget: Budget,
       if (failed) return;
       try {
         budget.take(piece.length);
+        out += piece.length;
+        if (out > INFLATE_RATIO_FROM && out > fed * MAX_INFLATE_RATIO) throw unpackedTooLarge(budget.max);
         onData(piece);
       } catch (err) {
         fail(err);
@@ -148,7 +153,9 @@ export async function inflateEntry(zip: Buffer, entry: ZipEntry, budget: Budget,
         inflate.end();
         return;
       }
-      const more = inflate.write(data.subarray(i, i + STEP));
+      const chunk = data.subarray(i, i + STEP);
+      fed += chunk.length;
+      const more = inflate.write(chunk);
       if (more) setImmediate(() => feed(i + STEP));
       else inflate.once('drain', () => feed(i + STEP));
     };

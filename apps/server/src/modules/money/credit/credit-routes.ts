@@ -31,6 +31,7 @@ export function creditRoutes(app: FastifyInstance, deps: AppDeps) {
       creditType: { title: { zh: '授信类型', en: 'Type' }, enum: CreditType },
       status: { title: { zh: '状态', en: 'Status' }, enum: CreditStatus },
       range: { title: { zh: '授信范围', en: 'Range' }, enum: api.CreditRange },
+      creditNo: { title: { zh: '授信编号', en: 'Credit number' } },
     },
     page: (f, actor) => credit.list(f, actor),
     columns: [

@@ -91,6 +91,9 @@ export function rechargeRoutes(app: FastifyInstance, deps: AppDeps) {
       channel: { title: { zh: '支付渠道', en: 'Channel' }, enum: PayChannel },
       payState: { title: { zh: '支付状态', en: 'Payment state' }, enum: PayState },
       auditState: { title: { zh: '审核状态', en: 'Review' }, enum: RechargeAuditState },
+      serialNo: { title: { zh: '流水号', en: 'Serial number' } },
+      rechargeNo: { title: { zh: '充值单号', en: 'Top-up number' } },
+      overdue: { title: { zh: '仅逾期未审核', en: 'Overdue reviews only' }, kind: 'bool' },
     },
     page: (f, actor) => recharges.list(f, actor),
     columns: [

@@ -41,6 +41,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: AppDeps) {
     title: { zh: '提现列表', en: 'Withdrawals' },
     filters: {
       state: { title: { zh: '状态', en: 'State' }, enum: WithdrawState },
+      withdrawNo: { title: { zh: '提现单号', en: 'Number' } },
     },
     page: (f, actor) => withdrawals.list(f, actor),
     columns: [

@@ -113,7 +113,7 @@ export function CustomerForm({ open, record, onClose }: { open: boolean; record:
           {item('businessLicense', f('businessLicense'), <Input />, [max(40)])}
           {item('website', f('website'), <Input placeholder="https://" />, [max(200)])}
           {item('registeredCapital', f('registeredCapital'),
-            <InputNumber min={0} max={1e13} precision={2} style={{ width: '100%' }} />)}
+            <InputNumber<string> stringMode min="0" max="999999999999.99" precision={2} style={{ width: '100%' }} />)}
           {item('invoiceType', f('invoiceType'), <Select allowClear options={InvoiceType.options(lang)} />)}
           {item('taxNumber', f('taxNumber'), <Input />, [max(40)])}
           {item('bankName', f('bankName'), <Input />, [max(100)])}

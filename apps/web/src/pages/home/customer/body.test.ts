@@ -26,8 +26,9 @@ describe('customerBody', () => {
     expect(body.invoiceType).toBe(InvoiceType.Special);
   });
 
-  it('keeps 0 as a real registered capital', () => {
-    expect(customerBody({ ...base, registeredCapital: 0 }, 'create').registeredCapital).toBe(0);
+  it('keeps 0 as a real registered capital, as an exact decimal string', () => {
+    expect(customerBody({ ...base, registeredCapital: '0' }, 'create').registeredCapital).toBe('0');
+    expect(customerBody({ ...base, registeredCapital: '5000000.10' }, 'create').registeredCapital).toBe('5000000.10');
   });
 
   it('leaves a blank required field out so the form, not the server, reports it', () => {
@@ -39,11 +40,11 @@ describe('customerFormValues', () => {
   it('drops nulls and keeps the editable fields only', () => {
     const v = customerFormValues({
       ...base, custId: 9, parentCustId: null, parentCustName: null, level: 1, status: 2, businessUnit: null, businessLicense: 'L',
-      website: null, registeredCapital: 0, invoiceType: null, taxNumber: null, bankName: null, bankAccount: null,
+      website: null, registeredCapital: '0.00', invoiceType: null, taxNumber: null, bankName: null, bankAccount: null,
       industryLevel1: null, industryLevel2: null, industryAttribute: null, paymentModel: 1, salesName: null, salesPhone: null,
       salesEmail: null, remark: null, preDeposit: '1.00', grants: '0.00', contractPayment: '0.00', credit: '0.00', withdrawHold: '0.00', available: '1.00', logoUrl: null,
       createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
     });
-    expect(v).toEqual({ ...base, status: 2, businessLicense: 'L', registeredCapital: 0, paymentModel: 1 });
+    expect(v).toEqual({ ...base, status: 2, businessLicense: 'L', registeredCapital: '0.00', paymentModel: 1 });
   });
 });

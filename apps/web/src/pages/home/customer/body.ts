@@ -9,10 +9,12 @@ export const OPTIONAL_TEXT = [
   'businessUnit', 'businessLicense', 'website', 'taxNumber', 'bankName', 'bankAccount', 'industryLevel1', 'industryLevel2',
   'industryAttribute', 'salesName', 'salesPhone', 'salesEmail', 'remark',
 ] as const;
-export const NUMBERS = ['status', 'registeredCapital', 'invoiceType', 'paymentModel'] as const;
+export const NUMBERS = ['status', 'invoiceType', 'paymentModel'] as const;
+/** money fields: exact decimal strings (the form's number input in string mode) */
+export const MONEY = ['registeredCapital'] as const;
 
 export type CustomerFormValues = Partial<Record<(typeof REQUIRED_TEXT)[number] | (typeof OPTIONAL_TEXT)[number], string>> &
-  Partial<Record<(typeof NUMBERS)[number] | 'parentCustId', number | null>>;
+  Partial<Record<(typeof NUMBERS)[number] | 'parentCustId', number | null>> & Partial<Record<(typeof MONEY)[number], string | null>>;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
@@ -33,6 +35,10 @@ export function customerBody(values: CustomerFormValues, mode: 'create' | 'updat
     else if (mode === 'update') out[k] = '';
   }
   for (const k of NUMBERS) if (isNum(values[k])) out[k] = values[k];
+  for (const k of MONEY) {
+    const v = values[k];
+    if (typeof v === 'string' && v.trim() !== '') out[k] = v.trim();
+  }
   if (mode === 'create' && isNum(values.parentCustId)) out.parentCustId = values.parentCustId;
   return out as Partial<SaveBody>;
 }
@@ -40,7 +46,7 @@ export function customerBody(values: CustomerFormValues, mode: 'create' | 'updat
 /** A customer record → the form's initial values (null becomes an empty field). */
 export function customerFormValues(c: CustomerRecord): CustomerFormValues {
   const out: Record<string, unknown> = {};
-  for (const k of [...REQUIRED_TEXT, ...OPTIONAL_TEXT, ...NUMBERS]) {
+  for (const k of [...REQUIRED_TEXT, ...OPTIONAL_TEXT, ...NUMBERS, ...MONEY]) {
     const v = c[k];
     if (v !== null && v !== undefined) out[k] = v;
   }

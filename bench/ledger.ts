@@ -99,10 +99,10 @@ runBench(60 * 60_000, async (cleanup) => {
          select journal_id, cust_id, kind, created_at,
            case when kind = ${JournalKind.Spend} then -((journal_id % 50) + 1)::numeric(16, 2) else (100 + journal_id % 97)::numeric(16, 2) end as amt
          from ledger_journals where ref_type = 'bench'`,
-      `insert into ledger_postings (journal_id, cust_id, account, amount, balance_after, created_at)
-       select journal_id, cust_id, 1, amt, sum(amt) over (partition by cust_id order by journal_id), created_at from bench_lines order by journal_id`,
-      `insert into ledger_postings (journal_id, cust_id, account, amount, balance_after, created_at)
-       select journal_id, null, case when kind = ${JournalKind.Spend} then 104 else 101 end, -amt, null, created_at from bench_lines order by journal_id`,
+      `insert into ledger_postings (journal_id, cust_id, account, kind, amount, balance_after, created_at)
+       select journal_id, cust_id, 1, kind, amt, sum(amt) over (partition by cust_id order by journal_id), created_at from bench_lines order by journal_id`,
+      `insert into ledger_postings (journal_id, cust_id, account, kind, amount, balance_after, created_at)
+       select journal_id, null, case when kind = ${JournalKind.Spend} then 104 else 101 end, kind, -amt, null, created_at from bench_lines order by journal_id`,
       `insert into customer_balances (cust_id, root_cust_id, pre_deposit, updated_at)
        select cust_id, cust_id, sum(amt), max(created_at) from bench_lines group by cust_id`,
       'vacuum (analyze) ledger_journals',

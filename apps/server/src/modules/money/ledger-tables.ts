@@ -25,6 +25,8 @@ export const ledgerPostings = pgTable('ledger_postings', {
   journalId: bigint('journal_id', { mode: 'number' }).notNull(),
   custId: integer('cust_id'),
   account: smallint('account').notNull(),
+  /** the journal's kind (0032: the ledger page filters and counts by it without the journals) */
+  kind: smallint('kind').notNull(),
   amount: money('amount').notNull(),
   balanceAfter: money('balance_after'),
   createdAt: ts('created_at').notNull().defaultNow(),

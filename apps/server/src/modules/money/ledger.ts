@@ -160,8 +160,8 @@ export async function postJournal(tx: Tx, j: JournalInput): Promise<Posted> {
   }
   const journalId = Number(journal.journal_id);
 
-  await tx.execute(sql`insert into ledger_postings (journal_id, cust_id, account, amount, balance_after)
-    select ${journalId}, v.cust, v.account, v.amount, v.balance
+  await tx.execute(sql`insert into ledger_postings (journal_id, cust_id, account, kind, amount, balance_after)
+    select ${journalId}, v.cust, v.account, ${j.kind}, v.amount, v.balance
     from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v (cust integer, account smallint, amount numeric, balance numeric)`);
   await tx.execute(sql`update customer_balances set pre_deposit = ${fenToMoney(after.preDeposit)}::numeric, grants = ${fenToMoney(after.grants)}::numeric,
     contract_payment = ${fenToMoney(after.contractPayment)}::numeric, withdraw_hold = ${fenToMoney(after.withdrawHold)}::numeric, updated_at = now()

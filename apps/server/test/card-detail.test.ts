@@ -103,7 +103,7 @@ describe.each(backends)('card detail, allocation, SMS and QR codes on %s', (back
     expect(cyc.bCycles.total).toBeGreaterThanOrEqual(12);
     expect(cyc.bCycles.remaining).toBe(cyc.bCycles.total - 1);
     const bill = (await t.call(API.billing, { iccid: active }, { token: enterprise })).body.data;
-    expect(bill).toMatchObject({ plan: { name: '车载 4G 月付 10GB' }, price: 39.9, currency: 'CNY', renewalMode: 1 });
+    expect(bill).toMatchObject({ plan: { name: '车载 4G 月付 10GB' }, price: '39.90', currency: 'CNY', renewalMode: 1 });
     const pol = (await t.call(API.policy, { iccid: active }, { token: enterprise })).body.data;
     // catalogue names in the reader's language: the zones' and services' English names for an English request …
     expect(pol.zones.map((z: { zoneName: string }) => z.zoneName)).toEqual(['Nationwide public network', 'Enterprise private network']);

@@ -215,7 +215,7 @@ describe.each(backends)('network configuration (firewall, operator plan import, 
       expect(body, body.msg).toMatchObject({ success: true, data: { imported: 4 } });
       const list = await ok('network/operatorsGoods/list', { operatorId: Operator.ChinaMobile, goodsType: OperatorGoodsType.Data });
       const twoGb = list.list.find((g: any) => g.goodsCode === 'CM-2G-30');
-      expect(twoGb).toMatchObject({ quota: 2, quotaUnit: QuotaUnit.Gb, quotaBase: 2048, price: 15, validityDays: 30, status: OperatorGoodsStatus.On });
+      expect(twoGb).toMatchObject({ quota: 2, quotaUnit: QuotaUnit.Gb, quotaBase: 2048, price: '15.00', validityDays: 30, status: OperatorGoodsStatus.On });
       expect(list.list.find((g: any) => g.goodsCode === 'CM-500M')).toMatchObject({ quotaBase: 500, quotaUnit: QuotaUnit.Mb });
       expect(await auditCount('operatorGoodsImport')).toBeGreaterThanOrEqual(1);
 

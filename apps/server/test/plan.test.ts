@@ -49,14 +49,14 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
     seq += 1;
     return {
       code: `T-${seq}`, name: `测试套餐 ${seq}`, goodsType: PlanGoodsType.Monthly, tariffType: TariffType.MonthlySingle,
-      standardPrice: 50, salePrice: 39.9, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 1024,
+      standardPrice: '50', salePrice: '39.9', cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 1024,
       useUpAction: PlanUseUpAction.Overdraw, terminateByUsage: false, operatorId: Operator.ChinaTelecom, operationMode: PlanOperationMode.Standard,
-      overageGrade: OverageGrade.PerMb, overagePrice: 0.3, testPeriodMonths: 3, testQuotaKb: 100, testPrice: 0, silentPeriodMonths: 6,
-      renewalMode: PlanRenewalMode.AutoRenew, downtimeFee: 2, downtimeFreeMonths: 1, taxRate: 6, profitShareRatio: 10,
+      overageGrade: OverageGrade.PerMb, overagePrice: '0.3', testPeriodMonths: 3, testQuotaKb: 100, testPrice: '0', silentPeriodMonths: 6,
+      renewalMode: PlanRenewalMode.AutoRenew, downtimeFee: '2', downtimeFreeMonths: 1, taxRate: 6, profitShareRatio: 10,
       profitShareMethod: ProfitShareMethod.ByProfit, networkTypes: [NetworkType.G4], apnIds: [apnA],
       zones: [
         { zoneName: '全国', zoneNameEn: ' Nationwide ', regions: ['全国'], commservIds: [svc.internet, svc.sms] },
-        { zoneName: '专网', regions: ['上海'], quotaMb: 512, price: 5, commservIds: [svc.cloud] },
+        { zoneName: '专网', regions: ['上海'], quotaMb: 512, price: '5', commservIds: [svc.cloud] },
       ],
       ...over,
     };
@@ -94,10 +94,10 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
   it('adds a plan with two zones, APNs and services; the detail returns them; an audit row is written', async () => {
     const id = await created();
     const d = (await t.call(DETAIL, { goodsReleaseId: id }, { token: admin })).body.data;
-    expect(d).toMatchObject({ status: PlanStatus.Draft, salePrice: 39.9, currency: 'CNY', testPeriodMonths: 3, silentPeriodMonths: 6, networkTypes: [NetworkType.G4] });
+    expect(d).toMatchObject({ status: PlanStatus.Draft, salePrice: '39.90', currency: 'CNY', testPeriodMonths: 3, silentPeriodMonths: 6, networkTypes: [NetworkType.G4] });
     expect(d.apns.map((a: any) => a.apnId)).toEqual([apnA]);
     expect(d.zones.map((z: any) => [z.zoneName, z.services.map((s: any) => s.commservId)])).toEqual([['全国', [svc.internet, svc.sms]], ['专网', [svc.cloud]]]);
-    expect(d.zones[1]).toMatchObject({ quotaMb: 512, price: 5 });
+    expect(d.zones[1]).toMatchObject({ quotaMb: 512, price: '5.00' });
     // the optional English name is kept (trimmed) beside the typed one; none is null
     expect(d.zones.map((z: any) => z.zoneNameEn)).toEqual(['Nationwide', null]);
     const trail = await t.call('system/audit/getListPage', { entity: 'basic_plan' }, { token: admin });
@@ -185,11 +185,22 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
   });
 
   it('refuses negative prices and more than two decimals', async () => {
-    expect((await save(plan({ salePrice: -1 }))).body.errorCode).toBe(ErrorCode.Validation);
-    const r = await save(plan({ salePrice: 9.999 }));
+    expect((await save(plan({ salePrice: '-1.00' }))).body.errorCode).toBe(ErrorCode.Validation);
+    const r = await save(plan({ salePrice: '9.999' }));
     expect(r.body).toMatchObject({ errorCode: ErrorCode.PlanMoneyInvalid, data: { field: 'salePrice' } });
-    expect((await save(plan({ zones: [{ zoneName: 'Z', price: 0.001, commservIds: [] }] }))).body.data).toEqual({ field: 'zones.0.price' });
-    await created({ salePrice: 0.07 });
+    expect((await save(plan({ zones: [{ zoneName: 'Z', price: '0.001', commservIds: [] }] }))).body.data).toEqual({ field: 'zones.0.price' });
+    await created({ salePrice: '0.07' });
+    // a JSON number is not money: the contract takes decimal strings only
+    expect((await save(plan({ salePrice: 39.9 }))).body.errorCode).toBe(ErrorCode.Validation);
+  });
+
+  it('keeps prices exact end to end: what is typed is what is stored, listed and exported, never a float', async () => {
+    // 0.1 + 0.2 and 12-digit amounts are where floats go wrong
+    const id = await created({ standardPrice: '123456789012.34', salePrice: '0.3', overagePrice: '0.10', testPrice: '19.99', downtimeFee: '1.1' });
+    const d = (await t.call(DETAIL, { goodsReleaseId: id }, { token: admin })).body.data;
+    expect(d).toMatchObject({ standardPrice: '123456789012.34', salePrice: '0.30', overagePrice: '0.10', testPrice: '19.99', downtimeFee: '1.10' });
+    const history = (await t.call('goods/basicGoods/changeRecord/history', { goodsReleaseId: id }, { token: admin })).body.data;
+    expect(history.list.at(-1)).toMatchObject({ kind: PlanChangeKind.Created, newPrice: '0.30' });
   });
 
   it('offers and accepts as plans to change to only plans with the same APN info', async () => {
@@ -210,7 +221,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
   });
 
   it('gives supplementary packs goods type 3 and only the fields that apply to them', async () => {
-    const pack = { tariffType: TariffType.EventPack, goodsType: PlanGoodsType.Supplementary, apnIds: [], zones: [], testPeriodMonths: 0, silentPeriodMonths: 0, downtimeFee: 0 };
+    const pack = { tariffType: TariffType.EventPack, goodsType: PlanGoodsType.Supplementary, apnIds: [], zones: [], testPeriodMonths: 0, silentPeriodMonths: 0, downtimeFee: '0' };
     const wrongType = await save(plan({ ...pack, goodsType: PlanGoodsType.Monthly }));
     expect(wrongType.body).toMatchObject({ errorCode: ErrorCode.PlanGoodsTypeMismatch, data: { field: 'goodsType' } });
     const withZones = await save(plan({ ...pack, zones: [{ zoneName: 'A', commservIds: [svc.internet] }] }));
@@ -280,7 +291,7 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
       expect((await t.call(PUBLISH, { goodsReleaseId: id, custIds: [cust.ent] }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call(UNPUBLISH, { goodsReleaseId: id }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call('goods/basicGoods/delete', { goodsReleaseId: id }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
-      expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: 1, effectiveDate: businessTodayOf() }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
+      expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: '1.00', effectiveDate: businessTodayOf() }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call('goods/basicGoods/copy', { goodsReleaseId: id, code: 'X1', name: 'x' }, { token })).body.errorCode).toBe(ErrorCode.PermissionDenied);
       expect((await t.call(LIST, {}, { token })).body.success).toBe(true);
     }
@@ -288,24 +299,24 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
   });
 
   it('adjusts the price per released customer: a customer whose retail plan would not stay above fails with a reason', async () => {
-    const id = await created({ salePrice: 30 });
+    const id = await created({ salePrice: '30' });
     await t.call(PUBLISH, { goodsReleaseId: id, custIds: [cust.ent, cust.chan] }, { token: admin });
     const [ent_] = await t.database.db.select().from(customers).where(eq(customers.custId, cust.ent));
     await t.database.db.insert(retailPlans).values({
-      retailName: '车主畅享包', custId: cust.ent, rootCustId: ent_.rootCustId, goodsReleaseId: id, price: 45, dividendMethod: 1, dividendProportion: 10,
+      retailName: '车主畅享包', custId: cust.ent, rootCustId: ent_.rootCustId, goodsReleaseId: id, price: '45', dividendMethod: 1, dividendProportion: 10,
       createdBy: 'enterprise', updatedBy: 'enterprise',
     });
-    const r = await t.call(PRICE, { goodsReleaseId: id, salePrice: 45, effectiveDate: businessTodayOf(), remark: '成本上调' }, { token: admin });
+    const r = await t.call(PRICE, { goodsReleaseId: id, salePrice: '45', effectiveDate: businessTodayOf(), remark: '成本上调' }, { token: admin });
     expect(r.body.data).toMatchObject({ successCount: 1, failureCount: 1, status: PriceChangeStatus.Effective });
     const releases = await t.database.db.select().from(planReleases).where(eq(planReleases.goodsReleaseId, id));
-    expect(Object.fromEntries(releases.map((x) => [x.custId, x.salePrice]))).toEqual({ [cust.ent]: 30, [cust.chan]: 45 });
-    expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: admin })).body.data.salePrice).toBe(45);
-    expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: ent })).body.data.salePrice).toBe(30);
+    expect(Object.fromEntries(releases.map((x) => [x.custId, x.salePrice]))).toEqual({ [cust.ent]: '30.00', [cust.chan]: '45.00' });
+    expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: admin })).body.data.salePrice).toBe('45.00');
+    expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: ent })).body.data.salePrice).toBe('30.00');
     const changes = await t.call('goods/basicGoods/changeRecord/getListPage', { goodsReleaseId: id }, { token: admin });
-    expect(changes.body.data.list[0]).toMatchObject({ oldPrice: 30, newPrice: 45, successCount: 1, failureCount: 1, remark: '成本上调' });
+    expect(changes.body.data.list[0]).toMatchObject({ oldPrice: '30.00', newPrice: '45.00', successCount: 1, failureCount: 1, remark: '成本上调' });
     const fails = await t.call('goods/basicGoods/changeRecord/failureList', { changeId: r.body.data.changeId }, { token: admin });
     expect(fails.body.data.list).toEqual([expect.objectContaining({
-      custId: cust.ent, result: PriceChangeResult.Failed, reasonCode: PriceChangeFailure.RetailNotAbove, retailName: '车主畅享包', retailPrice: 45, newPrice: 45,
+      custId: cust.ent, result: PriceChangeResult.Failed, reasonCode: PriceChangeFailure.RetailNotAbove, retailName: '车主畅享包', retailPrice: '45.00', newPrice: '45.00',
     })]);
     // the failure detail exports
     const task = await t.call('core/downloadTask/createExport', {
@@ -326,26 +337,26 @@ describe.each(backends)('basic plans and supplementary packs on %s', (backend) =
     expect(un.body.msg).toContain('车主畅享包');
     expect((await t.call(UNPUBLISH, { goodsReleaseId: id, custIds: [cust.chan] }, { token: admin })).body.data).toEqual({ removed: 1 });
     const history = await t.call('goods/basicGoods/changeRecord/history', { goodsReleaseId: id }, { token: admin });
-    expect(history.body.data.list.find((h: any) => h.kind === PlanChangeKind.PriceAdjusted)).toMatchObject({ oldPrice: 30, newPrice: 45, effectiveDate: businessTodayOf() });
+    expect(history.body.data.list.find((h: any) => h.kind === PlanChangeKind.PriceAdjusted)).toMatchObject({ oldPrice: '30.00', newPrice: '45.00', effectiveDate: businessTodayOf() });
     const audits = await t.call('system/audit/getListPage', { entity: 'basic_plan_price' }, { token: admin });
     expect(audits.body.data.list.some((a: any) => a.entityId === String(id))).toBe(true);
   });
 
   it('keeps a future price change pending until its date; refuses a past date and a second pending change', async () => {
-    const id = await created({ salePrice: 20 });
+    const id = await created({ salePrice: '20' });
     await t.call(PUBLISH, { goodsReleaseId: id, custIds: [cust.chan] }, { token: admin });
-    expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: 25, effectiveDate: '2020-01-01' }, { token: admin })).body)
+    expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: '25.00', effectiveDate: '2020-01-01' }, { token: admin })).body)
       .toMatchObject({ errorCode: ErrorCode.PlanEffectiveDatePast, data: { field: 'effectiveDate' } });
-    const r = await t.call(PRICE, { goodsReleaseId: id, salePrice: 25, effectiveDate: '2999-01-01' }, { token: admin });
+    const r = await t.call(PRICE, { goodsReleaseId: id, salePrice: '25', effectiveDate: '2999-01-01' }, { token: admin });
     expect(r.body.data).toMatchObject({ status: PriceChangeStatus.Pending, successCount: 1, failureCount: 0 });
     const row = (await t.call(LIST, { name: '', code: `T-${seq}` }, { token: admin })).body.data.list.find((p: any) => p.goodsReleaseId === id);
-    expect(row).toMatchObject({ salePrice: 20, pendingPrice: 25, pendingDate: '2999-01-01' });
-    expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: 26, effectiveDate: '2999-02-01' }, { token: admin })).body.errorCode).toBe(ErrorCode.PlanPriceChangePending);
+    expect(row).toMatchObject({ salePrice: '20.00', pendingPrice: '25.00', pendingDate: '2999-01-01' });
+    expect((await t.call(PRICE, { goodsReleaseId: id, salePrice: '26.00', effectiveDate: '2999-02-01' }, { token: admin })).body.errorCode).toBe(ErrorCode.PlanPriceChangePending);
     expect(await t.database.db.transaction((tx) => applyDuePriceChanges(tx))).toBe(0);
     // once the date has come, the daily job applies it
     await t.database.db.update(planPriceChanges).set({ effectiveDate: businessTodayOf() }).where(eq(planPriceChanges.changeId, r.body.data.changeId));
     expect(await t.database.db.transaction((tx) => applyDuePriceChanges(tx))).toBe(1);
-    expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: chan })).body.data.salePrice).toBe(25);
+    expect((await t.call(DETAIL, { goodsReleaseId: id }, { token: chan })).body.data.salePrice).toBe('25.00');
   });
 
   it('copies a plan as a new draft with all fields, zones, services and APNs', async () => {

@@ -41,7 +41,7 @@ describe.each(backends)('issue 12 rule boundaries on %s', (backend) => {
       for (const iccid of [a, b, other]) await applyCardAction(t.deps, SYSTEM, iccid, { type: 'activate' });
 
       const tomorrow = businessTodayOf(new Date(Date.now() + 86_400_000));
-      const adjusted = await t.call('goods/basicGoods/priceAdjustment', { goodsReleaseId: plan['CTCC-M10G'], salePrice: 45, effectiveDate: tomorrow }, { token: admin });
+      const adjusted = await t.call('goods/basicGoods/priceAdjustment', { goodsReleaseId: plan['CTCC-M10G'], salePrice: '45', effectiveDate: tomorrow }, { token: admin });
       expect(adjusted.body.data, adjusted.body.msg).toMatchObject({ status: PriceChangeStatus.Pending });
 
       for (const lang of ['zh', 'en'] as const) {
@@ -81,9 +81,9 @@ describe.each(backends)('issue 12 rule boundaries on %s', (backend) => {
       seq++;
       return {
         code: `RB-${seq}`, name: `联通测试额度 ${seq}`, goodsType: PlanGoodsType.Monthly, tariffType: TariffType.MonthlySingle,
-        standardPrice: 20, salePrice: 15, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 1024,
+        standardPrice: '20', salePrice: '15', cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 1024,
         useUpAction: PlanUseUpAction.Overdraw, terminateByUsage: false, operatorId: Operator.ChinaUnicom, operationMode: PlanOperationMode.Standard,
-        overageGrade: OverageGrade.PerMb, overagePrice: 0.3, testPeriodMonths: 1, testQuotaKb: 100, testPrice: 0, silentPeriodMonths: 0,
+        overageGrade: OverageGrade.PerMb, overagePrice: '0.3', testPeriodMonths: 1, testQuotaKb: 100, testPrice: '0', silentPeriodMonths: 0,
         renewalMode: PlanRenewalMode.AutoRenew, taxRate: 6, profitShareRatio: 0, profitShareMethod: ProfitShareMethod.ByProfit,
         networkTypes: [NetworkType.G4], apnIds: [unicomApn], zones: [],
         ...over,

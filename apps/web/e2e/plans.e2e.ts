@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { ErrorCode, Operator, errorMessage, type Lang } from '@lynx/contract';
+import { ErrorCode, Operator, errorMessage, fenToMoney, moneyToFen, type Lang } from '@lynx/contract';
 import { POLL, api, apiLogin, dialog, dropdownsClosed, launch, login, newPage, pick, row, shot, visible } from './support.ts';
 
 /**
@@ -29,6 +29,8 @@ async function pickMany(page: Page, scope: Locator, field: string, options: (str
   await dropdownsClosed(page);
 }
 const msg = (code: ErrorCode, lang: Lang, params?: Record<string, string | number>) => errorMessage(code, lang, params);
+/** A price `yuan` above another, as the API's money text ('39.90' + 10 → '49.90'); computed in fen, never in floats. */
+const above = (price: string, yuan: number) => fenToMoney(moneyToFen(price)! + BigInt(yuan) * 100n);
 
 /** Unique per attempt: the runner retries a failed test once against the same server. */
 const unique = () => String(Date.now() % 1_000_000);
@@ -81,6 +83,8 @@ describe('communication service and basic plan in the browser (staff)', () => {
     await form.getByTestId('zone-add').click();
     await form.getByTestId('zone-add').click();
     await form.locator('#zones_0_zoneName').fill('Cold chain private');
+    // a twelve-digit price with cents: it must reach the server and come back exactly as typed
+    await form.locator('#zones_0_price').fill('123456789012.34');
     await pickMany(page, form, 'zones_0_commservIds', [shared.serviceName]);
     await form.locator('#zones_1_zoneName').fill('National public');
     await pickMany(page, form, 'zones_1_commservIds', ['General internet data']);
@@ -89,6 +93,11 @@ describe('communication service and basic plan in the browser (staff)', () => {
     await form.getByTestId('plan-save').click();
     await page.waitForURL('**/billing/package/basicdetail/*/*');
     await expect.poll(() => visible(page).innerText(), POLL).toContain('National public');
+    await expect.poll(() => visible(page).innerText(), POLL).toContain('123,456,789,012.34');
+    const goodsReleaseId = Number(new URL(page.url()).pathname.split('/').at(-2));
+    const saved = await api<{ salePrice: string; zones: { zoneName: string; price: string | null }[] }>('goods/basicGoods/detail', { goodsReleaseId }, await apiLogin('admin'));
+    expect(saved.data.salePrice).toBe('30.00');
+    expect(Object.fromEntries(saved.data.zones.map((z) => [z.zoneName, z.price]))).toEqual({ 'Cold chain private': '123456789012.34', 'National public': null });
 
     await page.goto('/billing/package/list/basic');
     await row(page, planName).getByRole('button', { name: 'Publish' }).click();
@@ -149,7 +158,7 @@ describe('retail plans in the browser', () => {
     await form.getByTestId('retail-save').click();
     await expect.poll(() => fieldError(form, 'price').innerText(), POLL).toBe(`Retail price must be greater than the basic plan sale price (CNY ${shared.basicPrice})`);
     await shot(page, 'retail-form-price-rule-en');
-    await form.getByTestId('retail-price').fill(String(Number(shared.basicPrice) + 10));
+    await form.getByTestId('retail-price').fill(above(shared.basicPrice, 10));
     await form.getByTestId('retail-crossed').fill('1');
     await form.getByTestId('retail-save').click();
     await expect.poll(() => fieldError(form, 'crossedPrice').innerText(), POLL).toBe('Crossed-out price must not be lower than the retail price');
@@ -160,8 +169,9 @@ describe('retail plans in the browser', () => {
     await page.waitForURL('**/billing/package/list/retail');
     await row(page, name).waitFor();
     const ent = await apiLogin('enterprise');
-    const list = await api<{ list: { retailName: string; price: number; basicName: string }[] }>('billing/retailGoods/getListPage', { retailName: name }, ent);
-    expect(list.data.list).toMatchObject([{ retailName: name, price: Number(shared.basicPrice) + 10, basicName: shared.basicPlanName }]);
+    const list = await api<{ list: { retailName: string; price: string; basicName: string }[] }>('billing/retailGoods/getListPage', { retailName: name }, ent);
+    // prices travel as exact decimal text
+    expect(list.data.list).toMatchObject([{ retailName: name, price: above(shared.basicPrice, 10), basicName: shared.basicPlanName }]);
     await page.context().close();
   });
 
@@ -173,7 +183,7 @@ describe('retail plans in the browser', () => {
     await form.getByTestId('retail-name').fill('车主畅享 10GB 月包');
     await pick(page, form, 'custId', '智行物流科技有限公司');
     await pick(page, form, 'goodsReleaseId', shared.basicPlanName);
-    await form.getByTestId('retail-price').fill(String(Number(shared.basicPrice) + 20));
+    await form.getByTestId('retail-price').fill(above(shared.basicPrice, 20));
     await form.getByTestId('retail-proportion').fill('15');
     await shot(page, 'retail-form-zh');
     await form.getByTestId('retail-save').click();
@@ -201,8 +211,8 @@ describe('retail plans in the browser', () => {
     await page.waitForURL('**/billing/package/editretail/*');
     const edit = visible(page).getByTestId('retail-form');
     await expect.poll(() => edit.getByTestId('retail-name').inputValue(), POLL).toBe('车主畅享 10GB 月包');
-    const newPrice = Number(shared.basicPrice) + 25;
-    await edit.getByTestId('retail-price').fill(String(newPrice));
+    const newPrice = above(shared.basicPrice, 25);
+    await edit.getByTestId('retail-price').fill(newPrice);
     await edit.getByTestId('retail-save').click();
     await page.waitForURL('**/billing/package/list/retail');
     await row(page, '车主畅享 10GB 月包').first().getByRole('button', { name: /更多/ }).click();
@@ -211,7 +221,7 @@ describe('retail plans in the browser', () => {
     // (the list may still be on screen for a moment after the address changed)
     await expect.poll(async () => {
       const latest = await visible(page).locator('tr.ant-table-row').first().innerText();
-      return latest.includes('修改') && latest.includes(newPrice.toFixed(2));
+      return latest.includes('修改') && latest.includes(newPrice);
     }, POLL).toBe(true);
     await shot(page, 'retail-record-edit-zh');
     await page.context().close();

@@ -7,7 +7,7 @@ export * from './enums/index.ts';
 export * from './api/index.ts';
 export * from './validate/index.ts';
 export {
-  formatMoney, moneyToFen, fenToMoney, formatCount, formatDuration, formatDurationBetween, formatSize, formatSizeFromMB, formatSizeIn, parseSize, SIZE_UNITS, formatDateTime, formatDate, calendarParts, toDate,
+  formatMoney, moneyToFen, fenToMoney, toMoneyText, formatCount, formatDuration, formatDurationBetween, formatSize, formatSizeFromMB, formatSizeIn, parseSize, SIZE_UNITS, formatDateTime, formatDate, calendarParts, toDate,
   DEFAULT_TIME_ZONE, setBusinessTimeZone, getBusinessTimeZone, isValidTimeZone, zoneOffsetMs, zonedTime, formatDateRange,
   businessDay, businessDayStart, businessDayStartMs, businessDayEnd, businessToday, formatZoneOffset, withZoneLabel, type DateInput, parseDecimal, roundHalfAwayFromZero, groupThousands, toFiniteNumber, type SizeUnit,
 } from './format/index.ts';

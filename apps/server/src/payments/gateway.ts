@@ -35,6 +35,14 @@ export interface RefundRequest {
   amount: string;
 }
 
+/** What the channel says of one refund: done (with its reference), or unknown (it never took that refund number). */
+export interface RefundQuery {
+  state: 'refunded' | 'unknown';
+  channelRefundNo: string | null;
+  /** what was refunded (decimal string), when refunded */
+  amount: string | null;
+}
+
 /** A notification the channel sent, once its signature is verified. */
 export interface VerifiedNotification {
   notifyId: string;
@@ -52,7 +60,10 @@ export interface PaymentGateway {
   query(payOrderNo: string): Promise<PaymentResult<PaymentQuery>>;
   /** closes an unpaid order at the channel (a paid one cannot be closed: it answers the state) */
   close(payOrderNo: string): Promise<PaymentResult<PaymentQuery>>;
+  /** refunds part of a paid order; idempotent by `refundNo` (asked again, it answers the same refund) */
   refund(req: RefundRequest): Promise<PaymentResult<{ channelRefundNo: string }>>;
+  /** a refund's state at the channel (reconciliation of a refund whose answer we did not record) */
+  queryRefund(payOrderNo: string, refundNo: string): Promise<PaymentResult<RefundQuery>>;
   /** checks a notification's signature; null when it is forged or malformed */
   verify(body: Record<string, unknown>): VerifiedNotification | null;
 }

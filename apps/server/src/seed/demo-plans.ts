@@ -24,18 +24,18 @@ const common = {
   operationMode: PlanOperationMode.Standard, status: PlanStatus.Published, currency: 'CNY', renewalMode: PlanRenewalMode.AutoRenew,
   goodsType: PlanGoodsType.Monthly, tariffType: TariffType.MonthlySingle, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12,
   useUpAction: PlanUseUpAction.Overdraw, overageGrade: OverageGrade.PerMb, taxRate: 6, profitShareMethod: ProfitShareMethod.ByTurnover,
-  testQuotaKb: 100, testPrice: 0, createdBy: BY,
+  testQuotaKb: 100, testPrice: '0', createdBy: BY,
 };
 
 const PLANS = [
   {
     ...common, operatorId: Operator.ChinaMobile, apnName: 'cmiot', code: 'CMCC-M5G', name: '移动车载 4G 月付 5GB',
-    standardPrice: 30, salePrice: 25, quotaMb: 5120, overagePrice: 0.3, testPeriodMonths: 3, silentPeriodMonths: 6, downtimeFee: 2,
+    standardPrice: '30', salePrice: '25', quotaMb: 5120, overagePrice: '0.3', testPeriodMonths: 3, silentPeriodMonths: 6, downtimeFee: '2',
     downtimeFreeMonths: 1, profitShareRatio: 10, networkTypes: [NetworkType.G4, NetworkType.G5Nsa], remark: '干线车辆车载终端：全国公网',
   },
   {
     ...common, operatorId: Operator.ChinaUnicom, apnName: 'scuiot', code: 'CUCC-M3G', name: '联通物联网月付 3GB',
-    standardPrice: 22, salePrice: 18, quotaMb: 3072, overagePrice: 0.25, testPeriodMonths: 1, silentPeriodMonths: 3, downtimeFee: 2,
+    standardPrice: '22', salePrice: '18', quotaMb: 3072, overagePrice: '0.25', testPeriodMonths: 1, silentPeriodMonths: 3, downtimeFee: '2',
     downtimeFreeMonths: 1, profitShareRatio: 8, networkTypes: [NetworkType.G4, NetworkType.NbIot], remark: '冷链网点终端，账期每月 26 日起',
   },
 ];

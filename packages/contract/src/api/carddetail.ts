@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, Nullable } from './endpoint.ts';
+import { endpoint, MoneyText, Obj, Page, PageParams, Nullable } from './endpoint.ts';
 import { CardListFilters } from './carddata.ts';
 import { Perm } from '../permissions.ts';
 import { defineEnum } from '../enums/define.ts';
@@ -262,11 +262,11 @@ export const getCardApnOnline = endpoint({
 export const CardBilling = Type.Object({
   plan: Nullable(PlanRef),
   /** what the card's customer buys the plan at (its release price), or the plan's sale price for stock cards */
-  price: Nullable(Type.Number()),
+  price: Nullable(MoneyText),
   currency: Nullable(Type.String()),
   taxRate: Nullable(Type.Number()),
   overageGrade: Nullable(Type.Integer()),
-  overagePrice: Nullable(Type.Number()),
+  overagePrice: Nullable(MoneyText),
   renewalMode: Nullable(Type.Integer()),
   contractMonths: Type.Integer(),
   bCycles: Cycles,
@@ -320,7 +320,7 @@ export const PlanOption = Type.Object({
   name: Type.String(),
   tariffType: Type.Integer(),
   goodsType: Type.Integer(),
-  price: Type.Number(),
+  price: MoneyText,
   apns: Type.Array(Type.String()),
   quotaMb: Type.Number(),
   durationMonths: Type.Integer(),

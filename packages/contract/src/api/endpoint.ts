@@ -96,6 +96,12 @@ export const MoneyText = Type.String({ pattern: '^-?\\d{1,14}\\.\\d{2}$' });
  * ('100', '99.5', '0.01'). Zero and the range a rule allows are checked by the service with the rule's message.
  */
 export const MoneyInput = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,2})?$', maxLength: 15 });
+/**
+ * A price a user enters on a form with the spec's own decimals message: a non-negative decimal string of at most
+ * 12 integer digits ('0', '12.5'). More than two decimals passes here so that the service can refuse it with the
+ * field's message (never rounded).
+ */
+export const PriceInput = Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,6})?$', maxLength: 19 });
 
 /** Request objects never accept fields they do not declare (unknown fields are refused, not dropped). */
 export const Obj = <P extends Record<string, TSchema>>(props: P) => Type.Object(props, { additionalProperties: false });

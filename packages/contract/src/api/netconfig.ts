@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nothing, Nullable, ExportTaskCreated } from './endpoint.ts';
+import { endpoint, MoneyText, Obj, Page, PageParams, SortParams, Nothing, Nullable, ExportTaskCreated } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
 import { validateCidr, validateIp, validateIpRange, validatePortRange, isPort, type ValidationResult } from '../validate/index.ts';
 import { FirewallAddressType, FirewallProtocol } from '../enums/netconfig.ts';
@@ -299,7 +299,7 @@ export const OperatorGoods = Type.Object({
   /** quota in the base unit: MB for data (1 GB = 1024 MB), messages for SMS, minutes for voice */
   quotaBase: Type.Number(),
   validityDays: Type.Integer(),
-  price: Type.Number(),
+  price: MoneyText,
   status: Type.Integer(),
   createdBy: Type.String(),
   createdAt: Type.String(),
@@ -367,7 +367,7 @@ export const OperatorPackageOption = Type.Object({
   quotaUnit: Type.Integer(),
   quotaBase: Type.Number(),
   validityDays: Type.Integer(),
-  price: Type.Number(),
+  price: MoneyText,
   status: Type.Integer(),
 });
 

@@ -1,7 +1,7 @@
 // Basic (enterprise) plans and supplementary packs (spec §2 Billing → Packages, §3, §4, §5, §9). Operator staff
 // build, publish and price plans; customers read the plans released to them.
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, SortParams, Nothing, Nullable } from './endpoint.ts';
+import { endpoint, MoneyText, Obj, Page, PageParams, PriceInput, SortParams, Nothing, Nullable } from './endpoint.ts';
 import { PLAN_APN_MAX, PLAN_ZONE_MAX, PLAN_ZONE_SERVICE_MAX } from '../enums/plan.ts';
 
 const tag = 'plan';
@@ -12,8 +12,10 @@ const ADD = 4010003;
 const PRICE = 4010004;
 
 const Id = Type.Integer({ minimum: 1 });
-/** an amount in CNY: not negative, at most two decimals (the decimals are checked by the server with a message) */
-const Money = Type.Number({ minimum: 0, maximum: 999_999_999_999 });
+/** a price in CNY: a decimal string (the two-decimal rule is checked by the server with the spec's message) */
+const Money = PriceInput;
+/** a quota in MB: a number, not money (at most two decimals, checked by the server) */
+const Quota = Type.Number({ minimum: 0, maximum: 999_999_999_999 });
 const Percent = Type.Number({ minimum: 0, maximum: 100 });
 const Months = Type.Integer({ minimum: 0, maximum: 120 });
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
@@ -24,7 +26,7 @@ export const PlanZoneInput = Type.Object(
     /** the zone's English name, shown to English readers (optional) */
     zoneNameEn: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     regions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 300 })),
-    quotaMb: Type.Optional(Nullable(Money)),
+    quotaMb: Type.Optional(Nullable(Quota)),
     price: Type.Optional(Nullable(Money)),
     // the limit of 40 is checked by the server with the spec's message; this only bounds the request
     commservIds: Type.Array(Id, { maxItems: 400 }),
@@ -42,7 +44,7 @@ export const PlanFields = {
   cycleUnit: Type.Integer({ minimum: 1, maximum: 2 }),
   cycleValue: Type.Integer({ minimum: 1, maximum: 366 }),
   durationMonths: Type.Integer({ minimum: 0, maximum: 120 }),
-  quotaMb: Money,
+  quotaMb: Quota,
   useUpAction: Type.Integer(),
   terminateByUsage: Type.Boolean(),
   operatorId: Type.Integer(),
@@ -76,8 +78,8 @@ export const BasicPlanRow = Type.Object({
   name: Type.String(),
   goodsType: Type.Integer(),
   tariffType: Type.Integer(),
-  standardPrice: Type.Number(),
-  salePrice: Type.Number(),
+  standardPrice: MoneyText,
+  salePrice: MoneyText,
   status: Type.Integer(),
   operatorId: Nullable(Type.Integer()),
   operationMode: Type.Integer(),
@@ -88,7 +90,7 @@ export const BasicPlanRow = Type.Object({
   zoneCount: Type.Integer(),
   releaseCount: Type.Integer(),
   /** a price change waiting for its effective date */
-  pendingPrice: Nullable(Type.Number()),
+  pendingPrice: Nullable(MoneyText),
   pendingDate: Nullable(Type.String()),
   createdBy: Type.String(),
   createdAt: Type.String(),
@@ -114,23 +116,23 @@ export const PlanZone = Type.Object({
   zoneNameEn: Nullable(Type.String()),
   regions: Type.Array(Type.String()),
   quotaMb: Nullable(Type.Number()),
-  price: Nullable(Type.Number()),
+  price: Nullable(MoneyText),
   services: Type.Array(PlanZoneService),
 });
 
 export const BasicPlanDetail = Type.Object({
   ...BasicPlanRow.properties,
   overageGrade: Nullable(Type.Integer()),
-  overagePrice: Nullable(Type.Number()),
+  overagePrice: Nullable(MoneyText),
   useUpAction: Type.Integer(),
   terminateByUsage: Type.Boolean(),
   testPeriodMonths: Type.Integer(),
   testQuotaKb: Type.Integer(),
-  testPrice: Type.Number(),
+  testPrice: MoneyText,
   testValidityDays: Nullable(Type.Integer()),
   silentPeriodMonths: Type.Integer(),
   renewalMode: Type.Integer(),
-  downtimeFee: Type.Number(),
+  downtimeFee: MoneyText,
   downtimeFreeMonths: Type.Integer(),
   taxRate: Type.Number(),
   currency: Type.String(),
@@ -148,7 +150,7 @@ export const PlanRelease = Type.Object({
   custId: Type.Integer(),
   custName: Type.String(),
   level: Type.Integer(),
-  salePrice: Type.Number(),
+  salePrice: MoneyText,
   releasedBy: Type.String(),
   releasedAt: Type.String(),
 });
@@ -156,8 +158,8 @@ export const PlanRelease = Type.Object({
 export const PriceChange = Type.Object({
   changeId: Type.Integer(),
   goodsReleaseId: Type.Integer(),
-  oldPrice: Type.Number(),
-  newPrice: Type.Number(),
+  oldPrice: MoneyText,
+  newPrice: MoneyText,
   effectiveDate: Type.String(),
   status: Type.Integer(),
   successCount: Type.Integer(),
@@ -176,8 +178,8 @@ export const PriceChangeItem = Type.Object({
   reasonCode: Nullable(Type.Integer()),
   retailId: Nullable(Type.Integer()),
   retailName: Nullable(Type.String()),
-  retailPrice: Nullable(Type.Number()),
-  newPrice: Type.Number(),
+  retailPrice: Nullable(MoneyText),
+  newPrice: MoneyText,
   createdAt: Type.String(),
 });
 
@@ -302,8 +304,8 @@ export const PlanHistoryEntry = Type.Object({
   createdAt: Type.String(),
   /** customers added or removed by a publish / unpublish */
   customerCount: Nullable(Type.Integer()),
-  oldPrice: Nullable(Type.Number()),
-  newPrice: Nullable(Type.Number()),
+  oldPrice: Nullable(MoneyText),
+  newPrice: Nullable(MoneyText),
   effectiveDate: Nullable(Type.String()),
 });
 

@@ -209,12 +209,22 @@ export const downloadProof = endpoint({
   response: Type.Any(),
 });
 
-/** Public transfers waiting for review and how many are past their due time (finance's reminder). */
+/**
+ * Public transfers waiting for review and how many are past their due time: finance's reminder (the list's banner
+ * and, for reviewers, the header's badge). Counted in the caller's scope like the list: staff all, a customer only
+ * its own or its tree's.
+ */
 export const getReviewSummary = endpoint({
   name: 'core/finance/refund/getReviewSummary', method: 'POST', auth: 'session', perm: P, kind: 'query', tag,
   summary: { zh: '待审核对公充值与超期数量', en: 'Public top-ups waiting for review, and how many are overdue' },
   body: Obj({}),
-  response: Type.Object({ pending: Type.Integer(), overdue: Type.Integer(), nextDueAt: Nullable(Type.String()) }),
+  response: Type.Object({
+    pending: Type.Integer(),
+    /** of them, past their due time */
+    overdue: Type.Integer(),
+    /** the earliest due time not yet passed; null when none is left (nothing pending, or all overdue) */
+    nextDueAt: Nullable(Type.String()),
+  }),
 });
 
 /**

@@ -2,7 +2,7 @@
 // basic plan released to that customer (spec §2 Billing → Packages, §3 "Retail rate plan", §5).
 import { Type } from '@sinclair/typebox';
 import { defineEnum } from '../enums/define.ts';
-import { endpoint, Obj, Page, PageParams, SortParams, Nullable } from './endpoint.ts';
+import { endpoint, MoneyText, Obj, Page, PageParams, PriceInput, SortParams, Nullable } from './endpoint.ts';
 
 const tag = 'retail';
 const PACKAGE_PAGE = 4010000;
@@ -22,8 +22,8 @@ export const RetailRecordAction = defineEnum({
   Copy: { value: 3, zh: '复制新增', en: 'Created as a copy' },
 });
 
-/** Money in CNY and percentages travel as numbers with at most two decimals (checked exactly on the server). */
-const Money = Type.Number({ minimum: 0, maximum: 999_999_999_999.99 });
+/** Prices are decimal strings, percentages numbers; both at most two decimals (checked exactly on the server). */
+const Money = PriceInput;
 const Percent = Type.Number({ minimum: 0, maximum: 100 });
 
 export const RetailPlan = Type.Object({
@@ -34,9 +34,9 @@ export const RetailPlan = Type.Object({
   goodsReleaseId: Type.Integer(),
   basicName: Type.String(),
   tariffType: Type.Integer(),
-  basicSalePrice: Type.Number(),
-  price: Type.Number(),
-  crossedPrice: Nullable(Type.Number()),
+  basicSalePrice: MoneyText,
+  price: MoneyText,
+  crossedPrice: Nullable(MoneyText),
   taxRate: Type.Number(),
   dividendMethod: Type.Integer(),
   dividendProportion: Type.Number(),
@@ -149,7 +149,7 @@ export const RetailBasicOption = Type.Object({
   goodsReleaseId: Type.Integer(),
   name: Type.String(),
   tariffType: Type.Integer(),
-  salePrice: Type.Number(),
+  salePrice: MoneyText,
 });
 
 export const getRetailBasicOptions = endpoint({

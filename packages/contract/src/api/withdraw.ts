@@ -52,10 +52,16 @@ export const Withdrawal = Type.Object({
   runId: Nullable(Type.Integer()),
   paidAt: Nullable(Type.String()),
   paidBy: Nullable(Type.String()),
+  /** payout attempts made by runs (reset when finance retries the payout) */
+  payoutAttempts: Type.Integer(),
+  /** why the last payout attempt failed */
+  payoutError: Nullable(Type.String()),
+  /** when it became WithdrawState.PayoutFailed (after WITHDRAW_PAYOUT_MAX_ATTEMPTS failed attempts) */
+  payoutFailedAt: Nullable(Type.String()),
 });
 
 export const WithdrawFilters = {
-  state: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
+  state: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
   /** staff and first-level customers: one customer (of those they see) */
   custId: Type.Optional(Type.Integer({ minimum: 1 })),
   custName: Type.Optional(Type.String({ maxLength: 100 })),
@@ -121,7 +127,7 @@ export const applyWithdraw = endpoint({
 
 export const checkWithdraw = endpoint({
   name: 'core/finance/withdraw/check', method: 'POST', auth: 'session', perm: [P.Review], kind: 'mutation', tag,
-  summary: { zh: '审核提现（通过或驳回，驳回时解冻）', en: 'Review a withdrawal (approve, or reject and release the hold)' },
+  summary: { zh: '审核提现（通过或驳回，驳回时解冻；打款失败的也可驳回）', en: 'Review a withdrawal (approve, or reject and release the hold; a failed payout can be rejected too)' },
   body: Obj({
     withdrawId: Type.Integer({ minimum: 1 }),
     approve: Type.Boolean(),
@@ -139,6 +145,8 @@ export const WithdrawRun = Type.Object({
   state: Type.Integer(),
   itemCount: Type.Integer(),
   paidCount: Type.Integer(),
+  /** withdrawals the run left payout failed (when it finished) */
+  failedCount: Type.Integer(),
   startedBy: Type.String(),
   startedAt: Type.String(),
   finishedAt: Nullable(Type.String()),
@@ -149,6 +157,18 @@ export const runWithdrawPayouts = endpoint({
   summary: { zh: '发起打款：支付所有已审核的提现', en: 'Start a payout run: pay every approved withdrawal' },
   body: Obj({}),
   response: WithdrawRun,
+});
+
+/**
+ * Finance retries the payout of a withdrawal whose payout failed: it is approved again (its attempts reset) and paid
+ * by the next payout run (the 10th's, or one started by hand). Staff only; the money stayed held meanwhile. To give
+ * the money back instead, reject it (checkWithdraw with approve false releases the hold).
+ */
+export const retryWithdrawPayout = endpoint({
+  name: 'core/finance/withdraw/retryPayout', method: 'POST', auth: 'session', perm: [P.Pay], kind: 'mutation', tag,
+  summary: { zh: '重新打款：打款失败的提现回到待打款，由下一次打款批次支付', en: 'Retry a failed payout: approved again, paid by the next payout run' },
+  body: Obj({ withdrawId: Type.Integer({ minimum: 1 }) }),
+  response: Withdrawal,
 });
 
 export const getWithdrawRuns = endpoint({

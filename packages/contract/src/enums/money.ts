@@ -32,5 +32,18 @@ export const JournalKind = defineEnum({
   Spend: { value: 8, zh: '消费', en: 'Charge' },
   Adjust: { value: 9, zh: '调账', en: 'Adjustment' },
   WriteOff: { value: 10, zh: '核销', en: 'Write-off' },
+  RefundReversal: { value: 11, zh: '退款撤销（渠道未退款）', en: 'Refund reversed (the channel did not refund)' },
 });
 export type JournalKind = (typeof JournalKind.values)[number];
+
+/**
+ * A top-up refund (docs/payments.md "Refunds"): its Refund journal is posted when it is recorded; an online one is
+ * pending until the channel's answer is recorded, or the reconciliation job asks the channel. Failed: the channel
+ * refused it or never took it; its journal was reversed (JournalKind.RefundReversal).
+ */
+export const RefundState = defineEnum({
+  Pending: { value: 1, zh: '退款处理中', en: 'Refund pending' },
+  Done: { value: 2, zh: '已退款', en: 'Refunded' },
+  Failed: { value: 3, zh: '退款失败', en: 'Refund failed' },
+});
+export type RefundState = (typeof RefundState.values)[number];

@@ -10,10 +10,14 @@ export const WithdrawState = defineEnum({
   Approved: { value: 2, zh: '已审核待打款', en: 'Approved, awaiting payout' },
   Paid: { value: 3, zh: '已提现', en: 'Withdrawn' },
   Rejected: { value: 4, zh: '已驳回', en: 'Rejected' },
+  /** the payout kept failing (WITHDRAW_PAYOUT_MAX_ATTEMPTS): the money stays held; finance retries or rejects it */
+  PayoutFailed: { value: 5, zh: '打款失败', en: 'Payout failed' },
 });
 export type WithdrawState = (typeof WithdrawState.values)[number];
 /** The states of a withdrawal still in progress (one per customer at a time). */
-export const WITHDRAW_IN_PROGRESS = [WithdrawState.Applied, WithdrawState.Approved] as const;
+export const WITHDRAW_IN_PROGRESS = [WithdrawState.Applied, WithdrawState.Approved, WithdrawState.PayoutFailed] as const;
+/** A withdrawal's payout is attempted at most this many times by payout runs before it is marked payout failed. */
+export const WITHDRAW_PAYOUT_MAX_ATTEMPTS = 3;
 
 /** A day of the working-day calendar that differs from "Monday–Friday work". */
 export const CalendarDayType = defineEnum({

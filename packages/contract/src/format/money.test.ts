@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from './money.ts';
+import { formatMoney, toMoneyText } from './money.ts';
 
 describe('formatMoney', () => {
   it.each<[number | string | null | undefined, string]>([
@@ -30,5 +30,28 @@ describe('formatMoney', () => {
     [1e21, '1,000,000,000,000,000,000,000.00'],
   ])('%j → %s', (input, expected) => {
     expect(formatMoney(input)).toBe(expected);
+  });
+});
+
+describe('toMoneyText', () => {
+  it.each<[number | string | null | undefined, string | null]>([
+    ['12.5', '12.50'],
+    ['12.50', '12.50'],
+    ['0', '0.00'],
+    ['007.10', '7.10'],
+    ['123456789012.34', '123456789012.34'],
+    // an old record's JSON number is read as the amount that was typed
+    [12.5, '12.50'],
+    [0.1, '0.10'],
+    ['-3', '-3.00'],
+    // more than two decimals is refused, never rounded
+    ['1.005', null],
+    ['1.500', '1.50'],
+    ['abc', null],
+    ['', null],
+    [null, null],
+    [undefined, null],
+  ])('%j → %j', (input, expected) => {
+    expect(toMoneyText(input)).toBe(expected);
   });
 });

@@ -29,3 +29,13 @@ export function fenToMoney(fen: bigint): string {
   const abs = neg ? -fen : fen;
   return `${neg ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
 }
+
+/**
+ * Any exact decimal (a typed '12.5', a numeric column's '12.50', an old audit record's 12.5) as the contract's money
+ * text ('12.50'); null when it is missing, not a plain decimal or has more than two decimals (never rounded).
+ */
+export function toMoneyText(v: string | number | null | undefined): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  const fen = moneyToFen(v);
+  return fen === null ? null : fenToMoney(fen);
+}

@@ -113,7 +113,7 @@ export interface PlanFacts {
   name: string;
   quotaMb: number;
   useUpAction: number;
-  overagePrice: number | null;
+  overagePrice: string | null;
   apns: string[];
 }
 export interface UsageFacts {

@@ -59,7 +59,7 @@ async function planFacts(ex: Executor, goodsReleaseId: number | null) {
     ex.select({ name: apns.apnName }).from(planApns).innerJoin(apns, eq(apns.apnId, planApns.apnId)).where(eq(planApns.goodsReleaseId, goodsReleaseId)).orderBy(asc(apns.apnName)),
     ex.select({ id: planZones.zoneId, zh: planZones.zoneName, en: planZones.zoneNameEn }).from(planZones).where(eq(planZones.goodsReleaseId, goodsReleaseId)),
   ]);
-  const plan: PlanFacts = { name: p.name, quotaMb: Number(p.quotaMb), useUpAction: p.useUpAction, overagePrice: p.overagePrice == null ? null : Number(p.overagePrice), apns: apnRows.map((a) => a.name) };
+  const plan: PlanFacts = { name: p.name, quotaMb: Number(p.quotaMb), useUpAction: p.useUpAction, overagePrice: p.overagePrice, apns: apnRows.map((a) => a.name) };
   return { plan, zones: zoneRows.map(bothNames) };
 }
 

@@ -16,7 +16,8 @@ export interface Mismatch {
 /**
  * The nightly check (issue 13): every customer's projected balances against the sum of its postings, and every
  * journal's postings against zero. A difference is recorded in ledger_checks as an alarm (finance sees it on the
- * capital list) and logged as an error; nothing is corrected silently. Two aggregate scans of the postings.
+ * capital list) and logged as an error; nothing is corrected silently. Two aggregate scans of the postings: by
+ * customer and account, and by journal (which also counts them).
  */
 export async function runLedgerCheck(db: Db, log?: { error: (obj: unknown, msg: string) => void }) {
   const started = Date.now();
@@ -33,9 +34,15 @@ export async function runLedgerCheck(db: Db, log?: { error: (obj: unknown, msg: 
     from projected p full join sums s on s.cust_id = p.cust_id and s.account = p.account
     where coalesce(s.s, 0) <> coalesce(p.v, 0)
     limit 1000`));
-  const journals = rowsOf<{ journal_id: string; s: string }>(await db.execute(sql`
-    select journal_id, sum(amount)::numeric(18, 2)::text as s from ledger_postings group by journal_id having sum(amount) <> 0 limit 1000`));
-  const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*) as n from ledger_postings`));
+  // one scan for both the journals that do not sum to zero and the number of postings: the grand total row of the
+  // grouping sets (journal_id null, grouping 1) carries the count, the per-journal rows only the unbalanced ones
+  const perJournal = rowsOf<{ journal_id: string | null; s: string; n: string; total: number }>(await db.execute(sql`
+    select journal_id, sum(amount)::numeric(18, 2)::text as s, count(*)::text as n, grouping(journal_id) as total
+    from ledger_postings group by grouping sets ((journal_id), ())
+    having grouping(journal_id) = 1 or sum(amount) <> 0
+    order by grouping(journal_id) desc, journal_id limit 1001`));
+  const n = perJournal.find((r) => Number(r.total) === 1)?.n ?? '0';
+  const journals = perJournal.filter((r) => Number(r.total) === 0).map((r) => ({ journal_id: String(r.journal_id), s: r.s }));
   const mismatches: Mismatch[] = [
     ...accounts.map((a) => ({ custId: Number(a.cust_id), account: Number(a.account), journalId: null, expected: a.expected, actual: a.actual })),
     ...journals.map((j) => ({ custId: null, account: null, journalId: Number(j.journal_id), expected: '0.00', actual: j.s })),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   plan, ErrorCode, Operator, PlanChangeKind, PlanGoodsType, PlanStatus, PriceChangeFailure, PriceChangeResult, PriceChangeStatus, TariffType,
-  SUPPLEMENTARY_TARIFFS, BASE_TARIFFS, type BodyOf,
+  SUPPLEMENTARY_TARIFFS, BASE_TARIFFS, toMoneyText, type BodyOf,
 } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
 import { sizeColumns } from '../../platform/exports.ts';
@@ -19,7 +19,7 @@ import { apns } from '../network/tables.ts';
 import { commServicesByIds } from '../network/commserv/service.ts';
 import { retailPlansOn } from './retail-service.ts';
 import { visibleToActor } from './plan-service.ts';
-import { apnSets, checkMoney, checkPlan, type PlanInput } from './plan-rules.ts';
+import { apnSets, checkMoney, checkPlan, priceFen, type PlanInput } from './plan-rules.ts';
 import {
   basicPlans, planAlternatives, planApns, planPriceChangeItems, planPriceChanges, planReleases, planZones, planZoneServices,
 } from './plan-tables.ts';
@@ -28,7 +28,7 @@ import { applyDuePriceChanges, businessTodayOf } from './plan-price.ts';
 type PlanRow = typeof basicPlans.$inferSelect;
 const PRICE_QUEUE = 'plan.applyPriceChanges';
 
-const pendingPrice = sql<number | null>`(select pc.new_price from plan_price_changes pc where pc.goods_release_id = "basic_plans"."goods_release_id" and pc.status = ${PriceChangeStatus.Pending} order by pc.change_id desc limit 1)`.mapWith((v) => (v == null ? null : Number(v)));
+const pendingPrice = sql<string | null>`(select pc.new_price from plan_price_changes pc where pc.goods_release_id = "basic_plans"."goods_release_id" and pc.status = ${PriceChangeStatus.Pending} order by pc.change_id desc limit 1)`.mapWith((v) => toMoneyText(v as string | null));
 const pendingDate = sql<string | null>`(select pc.effective_date::text from plan_price_changes pc where pc.goods_release_id = "basic_plans"."goods_release_id" and pc.status = ${PriceChangeStatus.Pending} order by pc.change_id desc limit 1)`;
 const zoneCount = sql<number>`(select count(*) from plan_zones z where z.goods_release_id = "basic_plans"."goods_release_id")`.mapWith(Number);
 
@@ -41,11 +41,11 @@ const listColumns = (actor: Actor) => {
     pendingPrice,
     pendingDate,
     releaseCount: sql<number>`(select count(*) from plan_releases r where r.goods_release_id = "basic_plans"."goods_release_id" and ${scope})`.mapWith(Number),
-    ownPrice: sql<number | null>`(select min(r.sale_price) from plan_releases r where r.goods_release_id = "basic_plans"."goods_release_id" and ${scope})`.mapWith((v) => (v == null ? null : Number(v))),
+    ownPrice: sql<string | null>`(select min(r.sale_price) from plan_releases r where r.goods_release_id = "basic_plans"."goods_release_id" and ${scope})`.mapWith((v) => toMoneyText(v as string | null)),
   };
 };
 
-const toRow = (r: { p: PlanRow; zoneCount: number; releaseCount: number; pendingPrice: number | null; pendingDate: string | null; ownPrice: number | null }, actor: Actor) => ({
+const toRow = (r: { p: PlanRow; zoneCount: number; releaseCount: number; pendingPrice: string | null; pendingDate: string | null; ownPrice: string | null }, actor: Actor) => ({
   goodsReleaseId: r.p.goodsReleaseId, code: r.p.code, name: r.p.name, goodsType: r.p.goodsType, tariffType: r.p.tariffType,
   standardPrice: r.p.standardPrice, salePrice: isStaff(actor) || r.ownPrice == null ? r.p.salePrice : r.ownPrice,
   status: r.p.status, operatorId: r.p.operatorId, operationMode: r.p.operationMode, cycleUnit: r.p.cycleUnit, cycleValue: r.p.cycleValue,
@@ -55,18 +55,22 @@ const toRow = (r: { p: PlanRow; zoneCount: number; releaseCount: number; pending
 });
 
 
+/** A price the rules have accepted, as the contract's money text ('12.5' → '12.50'). */
+const price = (v: string) => toMoneyText(v) ?? v;
+
 const staffOnly = (actor: Actor) => {
   if (!isStaff(actor)) throw denied();
 };
 
 /** The plan's own columns from the form (children are written separately). */
 const planValues = (b: PlanInput) => ({
-  code: b.code.trim(), name: b.name.trim(), goodsType: b.goodsType, tariffType: b.tariffType, standardPrice: b.standardPrice, salePrice: b.salePrice,
+  code: b.code.trim(), name: b.name.trim(), goodsType: b.goodsType, tariffType: b.tariffType, standardPrice: price(b.standardPrice), salePrice: price(b.salePrice),
   cycleUnit: b.cycleUnit, cycleValue: b.cycleValue, durationMonths: b.durationMonths, quotaMb: b.quotaMb, useUpAction: b.useUpAction,
   terminateByUsage: b.terminateByUsage, operatorId: b.operatorId, operationMode: b.operationMode, overageGrade: b.overageGrade ?? null,
-  overagePrice: b.overagePrice ?? null, testPeriodMonths: b.testPeriodMonths ?? 0, testQuotaKb: b.testQuotaKb ?? 100, testPrice: b.testPrice ?? 0,
+  overagePrice: b.overagePrice == null ? null : price(b.overagePrice), testPeriodMonths: b.testPeriodMonths ?? 0, testQuotaKb: b.testQuotaKb ?? 100,
+  testPrice: price(b.testPrice ?? '0'),
   testValidityDays: b.testValidityDays ?? null, silentPeriodMonths: b.silentPeriodMonths ?? 0, renewalMode: b.renewalMode,
-  downtimeFee: b.downtimeFee ?? 0, downtimeFreeMonths: b.downtimeFreeMonths ?? 0, taxRate: b.taxRate, currency: 'CNY',
+  downtimeFee: price(b.downtimeFee ?? '0'), downtimeFreeMonths: b.downtimeFreeMonths ?? 0, taxRate: b.taxRate, currency: 'CNY',
   profitShareRatio: b.profitShareRatio, profitShareMethod: b.profitShareMethod, networkTypes: [...b.networkTypes].sort((x, y) => x - y),
   remark: blankToNull(b.remark),
 });
@@ -79,7 +83,7 @@ async function writeChildren(ex: Executor, id: number, b: PlanInput) {
   for (const [i, z] of b.zones.entries()) {
     const [zone] = await ex
       .insert(planZones)
-      .values({ goodsReleaseId: id, zoneName: z.zoneName.trim(), zoneNameEn: z.zoneNameEn?.trim() || null, regions: z.regions ?? [], quotaMb: z.quotaMb ?? null, price: z.price ?? null, sort: i })
+      .values({ goodsReleaseId: id, zoneName: z.zoneName.trim(), zoneNameEn: z.zoneNameEn?.trim() || null, regions: z.regions ?? [], quotaMb: z.quotaMb ?? null, price: z.price == null ? null : price(z.price), sort: i })
       .returning({ zoneId: planZones.zoneId });
     if (z.commservIds.length) {
       await ex.insert(planZoneServices).values(z.commservIds.map((commservId) => ({ goodsReleaseId: id, zoneId: zone.zoneId, commservId })));
@@ -141,7 +145,8 @@ const PLAN_ENTITIES = ['basic_plan', 'basic_plan_release', 'basic_plan_price'] a
 function historyEntry(a: typeof auditLog.$inferSelect) {
   const before = (a.before ?? null) as Record<string, unknown> | null;
   const after = (a.after ?? null) as Record<string, unknown> | null;
-  const num = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : null);
+  // records written before prices became strings hold JSON numbers (12.5); later ones decimal strings
+  const num = (v: unknown) => (typeof v === 'number' || typeof v === 'string' ? toMoneyText(v) : null);
   const base = { id: a.id, loginName: a.loginName, createdAt: a.createdAt.toISOString(), customerCount: null, oldPrice: null, newPrice: null, effectiveDate: null };
   if (a.entity === 'basic_plan_price') {
     return { ...base, kind: PlanChangeKind.PriceAdjusted, oldPrice: num(before?.salePrice), newPrice: num(after?.newPrice), effectiveDate: (after?.effectiveDate as string) ?? null };
@@ -393,9 +398,10 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
       if (pending) throw new AppError(ErrorCode.PlanPriceChangePending, { date: pending.date });
       const releases = await tx.select().from(planReleases).where(eq(planReleases.goodsReleaseId, p.goodsReleaseId)).orderBy(asc(planReleases.custId));
       const retail = await retailPlansOn(tx, p.goodsReleaseId);
+      const newFen = priceFen(b.salePrice);
       // a retail plan's price must stay greater than the basic plan's: such a customer keeps its old price
       const items = releases.map((r) => {
-        const blocking = retail.find((x) => x.custId === r.custId && x.price <= b.salePrice);
+        const blocking = retail.find((x) => x.custId === r.custId && priceFen(x.price) <= newFen);
         return {
           goodsReleaseId: p.goodsReleaseId, custId: r.custId, rootCustId: r.rootCustId,
           result: blocking ? PriceChangeResult.Failed : PriceChangeResult.Success,
@@ -407,7 +413,7 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
       const [change] = await tx
         .insert(planPriceChanges)
         .values({
-          goodsReleaseId: p.goodsReleaseId, oldPrice: p.salePrice, newPrice: b.salePrice, effectiveDate: b.effectiveDate,
+          goodsReleaseId: p.goodsReleaseId, oldPrice: p.salePrice, newPrice: price(b.salePrice), effectiveDate: b.effectiveDate,
           status: PriceChangeStatus.Pending, successCount: items.length - failureCount, failureCount, remark: blankToNull(b.remark),
           createdBy: ctx.actor.loginName,
         })

@@ -5,7 +5,7 @@ import {
   ErrorCode, NetworkType, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode, PlanUseUpAction, ProfitShareMethod,
   TariffType, PlanGoodsType, SUPPLEMENTARY_TARIFFS, BASE_TARIFFS, TEST_VALIDITY_DAYS, goodsTypeOfTariff,
   PLAN_APN_MAX, PLAN_ZONE_MAX, PLAN_ZONE_SERVICE_MAX, PLAN_SERVICE_ADDRESS_MAX, PLAN_TEST_SILENT_MONTHS_MAX, PLAN_TEST_QUOTA_KB_DEFAULT, testQuotaMaxKb,
-  type BodyOf, type plan, type Bilingual,
+  moneyToFen, type BodyOf, type plan, type Bilingual,
 } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import { AppError, FieldError } from '../../platform/errors.ts';
@@ -29,12 +29,25 @@ const MONEY_LABELS: Record<string, Bilingual> = {
   price: { zh: '区域价格', en: 'Zone price' },
 };
 
-/** An amount in CNY: a finite number, not negative, at most two decimals. */
-export const isMoney = (v: number) => Number.isFinite(v) && v >= 0 && Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
+/** A quantity that is not money (quota, percentage): a finite number, not negative, at most two decimals. */
+export const isTwoDecimals = (v: number) => Number.isFinite(v) && v >= 0 && Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
 
-export function checkMoney(field: string, value: number | null | undefined, lang: 'zh' | 'en' = 'en', labelKey = field) {
+/** A price in CNY: a decimal string, not negative, at most two decimals (checked exactly in fen, never rounded). */
+export const isPrice = (v: string) => {
+  const fen = moneyToFen(v);
+  return fen !== null && fen >= 0n;
+};
+
+/** Integer fen of a price the rules have accepted (0 for none). */
+export const priceFen = (v: string | null | undefined): bigint => (v == null ? 0n : moneyToFen(v) ?? 0n);
+
+/**
+ * Refuses a price (a decimal string) or a quota/percentage (a number) that is negative or has more than two
+ * decimals, with the field's label in the spec's message.
+ */
+export function checkMoney(field: string, value: string | number | null | undefined, lang: 'zh' | 'en' = 'en', labelKey = field) {
   if (value == null) return;
-  if (!isMoney(value)) {
+  if (typeof value === 'string' ? !isPrice(value) : !isTwoDecimals(value)) {
     const label = MONEY_LABELS[labelKey] ?? { zh: field, en: field };
     throw fieldError(ErrorCode.PlanMoneyInvalid, field, { label: label[lang] });
   }
@@ -70,7 +83,7 @@ export async function checkPlan(ex: Executor, b: PlanInput, lang: 'zh' | 'en', s
     checkMoney(`zones.${i}.price`, z.price, lang, 'price');
     checkMoney(`zones.${i}.quotaMb`, z.quotaMb, lang, 'quotaMb');
   });
-  if (!(Number.isFinite(b.profitShareRatio) && b.profitShareRatio >= 0 && b.profitShareRatio <= 100) || !isMoney(b.profitShareRatio)) {
+  if (!(Number.isFinite(b.profitShareRatio) && b.profitShareRatio >= 0 && b.profitShareRatio <= 100) || !isTwoDecimals(b.profitShareRatio)) {
     throw fieldError(ErrorCode.PlanProfitShareInvalid, 'profitShareRatio');
   }
 
@@ -99,7 +112,7 @@ export async function checkPlan(ex: Executor, b: PlanInput, lang: 'zh' | 'en', s
       ['testPeriodMonths', testMonths > 0, { zh: '测试期', en: 'Test period' }],
       ['silentPeriodMonths', silentMonths > 0, { zh: '沉默期', en: 'Silent period' }],
       ['testValidityDays', b.testValidityDays != null, { zh: '测试有效期', en: 'Test validity' }],
-      ['downtimeFee', (b.downtimeFee ?? 0) > 0, { zh: '停机保号费', en: 'Downtime maintenance fee' }],
+      ['downtimeFee', priceFen(b.downtimeFee) > 0n, { zh: '停机保号费', en: 'Downtime maintenance fee' }],
       ['alternativeIds', (b.alternativeIds ?? []).length > 0, { zh: '可变更套餐', en: 'Plans to change to' }],
     ];
     for (const [field, bad, label] of notForPacks) if (bad) throw fieldError(ErrorCode.PlanSupplementaryFields, field, { label: label[lang] });

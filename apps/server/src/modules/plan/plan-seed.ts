@@ -36,21 +36,21 @@ export async function seedPlans(tx: Executor, customer: { custId: number; rootCu
     .values([
       {
         ...common, code: 'CTCC-M10G', name: '车载 4G 月付 10GB', goodsType: PlanGoodsType.Monthly, tariffType: TariffType.MonthlySingle,
-        standardPrice: 48, salePrice: 39.9, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 10240,
-        useUpAction: PlanUseUpAction.Overdraw, overageGrade: OverageGrade.PerMb, overagePrice: 0.29, testPeriodMonths: 3, testQuotaKb: 100,
-        testPrice: 0, silentPeriodMonths: 6, downtimeFee: 3, downtimeFreeMonths: 1, profitShareRatio: 12.5,
+        standardPrice: '48', salePrice: '39.9', cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 10240,
+        useUpAction: PlanUseUpAction.Overdraw, overageGrade: OverageGrade.PerMb, overagePrice: '0.29', testPeriodMonths: 3, testQuotaKb: 100,
+        testPrice: '0', silentPeriodMonths: 6, downtimeFee: '3', downtimeFreeMonths: 1, profitShareRatio: 12.5,
         networkTypes: [NetworkType.G4, NetworkType.G5Nsa], remark: '冷链车队车载终端：全国公网加企业专网两个区域',
       },
       {
         // professional version: the platform runs access, authentication and billing itself (and can diagnose the cards)
         ...common, operationMode: PlanOperationMode.Professional, code: 'CTCC-P2G12', name: '冷链监控预付年包 2GB/月', goodsType: PlanGoodsType.Prepaid, tariffType: TariffType.PrepaidSingle,
-        standardPrice: 240, salePrice: 199, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 2048,
+        standardPrice: '240', salePrice: '199', cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 2048,
         useUpAction: PlanUseUpAction.BlockUntilCycleEnd, testPeriodMonths: 1, testQuotaKb: 100, silentPeriodMonths: 3, profitShareRatio: 10,
         networkTypes: [NetworkType.G4, NetworkType.NbIot], remark: '温湿度传感器，流量用尽停机至周期结束',
       },
       {
         ...common, code: 'CTCC-EV5G', name: '加油包 5GB（当月有效）', goodsType: PlanGoodsType.Supplementary, tariffType: TariffType.EventPack,
-        standardPrice: 20, salePrice: 15, cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 0, quotaMb: 5120,
+        standardPrice: '20', salePrice: '15', cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 0, quotaMb: 5120,
         useUpAction: PlanUseUpAction.NextStatus, profitShareRatio: 0, networkTypes: [NetworkType.G4], remark: '仅激活卡可订购，随基础套餐周期结束',
       },
     ])
@@ -60,7 +60,7 @@ export async function seedPlans(tx: Executor, customer: { custId: number; rootCu
   await tx.insert(planApns).values([...fleet.map((a) => ({ goodsReleaseId: monthly.id, apnId: a })), ...fleet.map((a) => ({ goodsReleaseId: annual.id, apnId: a }))]);
   const zones = [
     { plan: monthly.id, name: '全国公网', nameEn: 'Nationwide public network', regions: ['全国'], services: ['通用互联网数据', '点对点短信'], quotaMb: 8192, price: null },
-    { plan: monthly.id, name: '企业专网', nameEn: 'Enterprise private network', regions: ['上海', '江苏', '浙江'], services: ['企业云定向数据', '语音通话'], quotaMb: 2048, price: 5 },
+    { plan: monthly.id, name: '企业专网', nameEn: 'Enterprise private network', regions: ['上海', '江苏', '浙江'], services: ['企业云定向数据', '语音通话'], quotaMb: 2048, price: '5' },
     { plan: annual.id, name: '全国公网', nameEn: 'Nationwide public network', regions: ['全国'], services: ['通用互联网数据'], quotaMb: null, price: null },
   ];
   for (const [i, z] of zones.entries()) {

@@ -19,8 +19,8 @@ export interface VisibleBasicPlan {
   goodsReleaseId: number;
   name: string;
   tariffType: number;
-  /** staff: the plan's sale price; a customer: the price it buys at (its own release) */
-  salePrice: number;
+  /** staff: the plan's sale price; a customer: the price it buys at (its own release), money text */
+  salePrice: string;
   status: number;
   /** the customers the plan is released to, within what the actor may see */
   custIds: number[];

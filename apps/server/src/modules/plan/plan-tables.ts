@@ -5,7 +5,10 @@ import { apns } from '../network/tables.ts';
 import { commServices } from '../network/commserv/tables.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
+/** money: an exact decimal string from numeric (never a float) */
+const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'string' });
+/** a quota in MB: not money, read as a number */
+const quota = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
 const percent = (name: string) => numeric(name, { precision: 5, scale: 2, mode: 'number' });
 
 export const basicPlans = pgTable('basic_plans', {
@@ -14,13 +17,13 @@ export const basicPlans = pgTable('basic_plans', {
   name: text('name').notNull(),
   goodsType: smallint('goods_type').notNull(),
   tariffType: smallint('tariff_type').notNull(),
-  standardPrice: money('standard_price').notNull().default(0),
+  standardPrice: money('standard_price').notNull().default('0'),
   salePrice: money('sale_price').notNull(),
   status: smallint('status').notNull().default(1),
   cycleUnit: smallint('cycle_unit').notNull().default(1),
   cycleValue: integer('cycle_value').notNull().default(1),
   durationMonths: integer('duration_months').notNull().default(1),
-  quotaMb: money('quota_mb').notNull().default(0),
+  quotaMb: quota('quota_mb').notNull().default(0),
   useUpAction: smallint('use_up_action').notNull().default(1),
   terminateByUsage: boolean('terminate_by_usage').notNull().default(false),
   operatorId: smallint('operator_id').references(() => operators.operatorId),
@@ -29,11 +32,11 @@ export const basicPlans = pgTable('basic_plans', {
   overagePrice: money('overage_price'),
   testPeriodMonths: smallint('test_period_months').notNull().default(0),
   testQuotaKb: integer('test_quota_kb').notNull().default(100),
-  testPrice: money('test_price').notNull().default(0),
+  testPrice: money('test_price').notNull().default('0'),
   testValidityDays: smallint('test_validity_days'),
   silentPeriodMonths: smallint('silent_period_months').notNull().default(0),
   renewalMode: smallint('renewal_mode').notNull().default(1),
-  downtimeFee: money('downtime_fee').notNull().default(0),
+  downtimeFee: money('downtime_fee').notNull().default('0'),
   downtimeFreeMonths: smallint('downtime_free_months').notNull().default(0),
   taxRate: percent('tax_rate').notNull().default(0),
   currency: text('currency').notNull().default('CNY'),
@@ -63,7 +66,7 @@ export const planZones = pgTable('plan_zones', {
   /** the zone's English name, when it has one (migration 0025) */
   zoneNameEn: text('zone_name_en'),
   regions: text('regions').array().notNull().default([]),
-  quotaMb: money('quota_mb'),
+  quotaMb: quota('quota_mb'),
   price: money('price'),
   sort: smallint('sort').notNull().default(0),
 });

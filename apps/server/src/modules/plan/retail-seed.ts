@@ -28,12 +28,12 @@ export async function seedRetailPlans(tx: Executor, customer: { custId: number; 
     .insert(retailPlans)
     .values([
       {
-        ...by, retailName: '车主畅享 10GB 月包', goodsReleaseId: monthly, price: 59, crossedPrice: 79, taxRate: 6,
+        ...by, retailName: '车主畅享 10GB 月包', goodsReleaseId: monthly, price: '59', crossedPrice: '79', taxRate: 6,
         dividendMethod: ProfitShareMethod.ByTurnover, dividendProportion: 20, eventGoodsReleaseId: id('CTCC-EV5G') ?? null,
         description: '面向车主的车载 Wi-Fi 月包，全国通用 10GB，流量不足可加购 5GB 加油包', status: RetailStatus.OnSale,
       },
       {
-        ...by, retailName: '冷链监控年包（终端版）', goodsReleaseId: annual, price: 239, crossedPrice: null, taxRate: 6,
+        ...by, retailName: '冷链监控年包（终端版）', goodsReleaseId: annual, price: '239', crossedPrice: null, taxRate: 6,
         dividendMethod: ProfitShareMethod.ByProfit, dividendProportion: 30, eventGoodsReleaseId: null,
         description: '冷链箱温湿度监控终端年费，每月 2GB', status: RetailStatus.OffSale,
       },

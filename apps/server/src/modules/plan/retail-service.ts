@@ -3,7 +3,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  ErrorCode, PlanStatus, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, validateAmount, validateProportion,
+  ErrorCode, PlanStatus, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, validateAmount, validateProportion, moneyToFen, toMoneyText,
   retail as api, type BodyOf,
 } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
@@ -23,7 +23,8 @@ export interface RetailOnBasic {
   retailId: number;
   name: string;
   custId: number;
-  price: number;
+  /** money text */
+  price: string;
 }
 
 /** Every retail plan built on one basic plan (all tenants): used when the basic plan's price changes. */
@@ -41,7 +42,10 @@ type SaveBody = BodyOf<typeof api.saveRetail>;
 type UpdateBody = BodyOf<typeof api.updateRetail>;
 
 
-const cents = (v: number) => Math.round(v * 100);
+/** integer fen of a price the checks have accepted (money text from the column or a checked input) */
+const fen = (v: string) => moneyToFen(v) ?? 0n;
+/** a typed price as the column's money text ('12.5' → '12.50'); left as typed when invalid, for the check to refuse */
+const canonical = <T extends string | null | undefined>(v: T): T => (v == null ? v : ((toMoneyText(v) ?? v) as T));
 /** a picker, not a list: more customers are found by typing part of the name */
 const CUSTOMER_OPTIONS_MAX = 200;
 const scope = { custId: retailPlans.custId, rootCustId: retailPlans.rootCustId };
@@ -52,11 +56,11 @@ const listColumns = {
   // the price this customer buys the basic plan at (its release), which the retail price must exceed
   basicPrice: planReleases.salePrice, eventName: eventPlans.name,
 };
-type Joined = { r: RetailRow; custName: string; basicName: string; basicTariff: number; basicPrice: number | null; eventName: string | null };
+type Joined = { r: RetailRow; custName: string; basicName: string; basicTariff: number; basicPrice: string | null; eventName: string | null };
 
 const toRetail = (j: Joined) => ({
   retailId: j.r.retailId, retailName: j.r.retailName, custId: j.r.custId, custName: j.custName,
-  goodsReleaseId: j.r.goodsReleaseId, basicName: j.basicName, tariffType: j.basicTariff, basicSalePrice: j.basicPrice ?? 0,
+  goodsReleaseId: j.r.goodsReleaseId, basicName: j.basicName, tariffType: j.basicTariff, basicSalePrice: j.basicPrice ?? '0.00',
   price: j.r.price, crossedPrice: j.r.crossedPrice, taxRate: j.r.taxRate, dividendMethod: j.r.dividendMethod,
   dividendProportion: j.r.dividendProportion, description: j.r.description, eventGoodsReleaseId: j.r.eventGoodsReleaseId,
   eventName: j.eventName, status: j.r.status, createdBy: j.r.createdBy, updatedBy: j.r.updatedBy,
@@ -137,10 +141,10 @@ export function retailService(db: Db) {
   }
 
   function checkPrices(v: Pick<Values, 'price' | 'crossedPrice'>, plan: VisibleBasicPlan | null) {
-    if (plan && cents(v.price) <= cents(plan.salePrice)) {
-      throw fieldError(ErrorCode.RetailPriceNotAboveBasic, 'price', { basicPrice: plan.salePrice.toFixed(2) });
+    if (plan && fen(v.price) <= fen(plan.salePrice)) {
+      throw fieldError(ErrorCode.RetailPriceNotAboveBasic, 'price', { basicPrice: toMoneyText(plan.salePrice) ?? plan.salePrice });
     }
-    if (v.crossedPrice != null && cents(v.crossedPrice) < cents(v.price)) throw fieldError(ErrorCode.RetailCrossedPriceTooLow, 'crossedPrice');
+    if (v.crossedPrice != null && fen(v.crossedPrice) < fen(v.price)) throw fieldError(ErrorCode.RetailCrossedPriceTooLow, 'crossedPrice');
   }
 
   async function checkName(ex: Executor, custId: number, name: string, confirmed: boolean | undefined, except?: number) {
@@ -235,7 +239,7 @@ export function retailService(db: Db) {
     const name = b.retailName.trim();
     if (!name) throw new FieldError('retailName', { zh: '不能为空', en: 'must not be blank' });
     const values: Values = {
-      retailName: name, custId: b.custId, goodsReleaseId: b.goodsReleaseId, price: b.price, crossedPrice: b.crossedPrice ?? null,
+      retailName: name, custId: b.custId, goodsReleaseId: b.goodsReleaseId, price: canonical(b.price), crossedPrice: canonical(b.crossedPrice ?? null),
       taxRate: b.taxRate, dividendMethod: b.dividendMethod, dividendProportion: b.dividendProportion,
       description: blankToNull(b.description), eventGoodsReleaseId: b.eventGoodsReleaseId ?? null, status: b.status ?? RetailStatus.OnSale,
     };
@@ -272,6 +276,9 @@ export function retailService(db: Db) {
       if (!patch.retailName) throw new FieldError('retailName', { zh: '不能为空', en: 'must not be blank' });
     }
     if (patch.description !== undefined) patch.description = blankToNull(patch.description);
+    // a price compares with the stored one as money text, so '12.5' is no change from 12.50
+    patch.price = canonical(patch.price);
+    patch.crossedPrice = canonical(patch.crossedPrice);
     checkNumbers(patch as Partial<Values>);
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(retailPlans).where(eq(retailPlans.retailId, retailId)).for('update');

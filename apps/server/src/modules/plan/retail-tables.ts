@@ -2,7 +2,7 @@
 import { pgTable, integer, smallint, text, numeric, jsonb, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'number' });
+const money = (name: string) => numeric(name, { precision: 14, scale: 2, mode: 'string' });
 const percent = (name: string) => numeric(name, { precision: 5, scale: 2, mode: 'number' });
 
 export interface RetailFieldChange {

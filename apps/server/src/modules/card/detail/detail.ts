@@ -185,7 +185,7 @@ export async function apnOnline(ex: Executor, row: CardRow) {
 }
 
 /** The price the card's customer buys its plan at: its own release, else its first-level customer's, else the list price. */
-async function priceOf(ex: Executor, row: CardRow, plan: PlanRow): Promise<number> {
+async function priceOf(ex: Executor, row: CardRow, plan: PlanRow): Promise<string> {
   const owners = [row.custId, row.rootCustId].filter((v): v is number => v != null);
   if (owners.length) {
     const rels = await ex

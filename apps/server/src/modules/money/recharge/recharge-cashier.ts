@@ -60,7 +60,7 @@ export function cashierRoutes(app: FastifyInstance, sim: PaymentSimulator) {
     scope.get<{ Params: { payOrderNo: string } }>(`${CASHIER_PATH}/:payOrderNo`, async (req, reply) => {
       const lang = langOf(req.query, req.headers['accept-language']);
       const t = (k: keyof typeof T) => esc(T[k][lang]);
-      const o = sim.order(req.params.payOrderNo);
+      const o = await sim.find(req.params.payOrderNo);
       if (!o) return html(reply, 404, page(lang, `<p class="result">${t('unknown')}</p>`));
       if (o.state !== 'unpaid') return html(reply, 200, page(lang, `<p class="result">${t(o.state === 'paid' ? 'paid' : o.state === 'failed' ? 'failed' : 'closed')}</p>`));
       const action = `${CASHIER_PATH}/${encodeURIComponent(o.payOrderNo)}?lang=${lang}`;
@@ -78,7 +78,7 @@ export function cashierRoutes(app: FastifyInstance, sim: PaymentSimulator) {
     scope.post<{ Params: { payOrderNo: string } }>(`${CASHIER_PATH}/:payOrderNo`, async (req, reply) => {
       const lang = langOf(req.query, req.headers['accept-language']);
       const t = (k: keyof typeof T) => esc(T[k][lang]);
-      const o = sim.order(req.params.payOrderNo);
+      const o = await sim.find(req.params.payOrderNo);
       if (!o) return html(reply, 404, page(lang, `<p class="result">${t('unknown')}</p>`));
       if (o.state !== 'unpaid') return html(reply, 409, page(lang, `<p class="result">${t(o.state === 'paid' ? 'paid' : o.state === 'failed' ? 'failed' : 'closed')}</p>`));
       const choice = (req.body as Record<string, unknown> | undefined)?.action;

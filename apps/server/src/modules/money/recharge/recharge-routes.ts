@@ -36,7 +36,7 @@ export const paymentsOf = (app: FastifyInstance): Payments => {
  */
 export function rechargeRoutes(app: FastifyInstance, deps: AppDeps) {
   const registry = new PaymentRegistry();
-  const simulator = new PaymentSimulator(simulatorKey(deps.config.paymentSimKey, deps.config.dataDir), cashierUrl);
+  const simulator = new PaymentSimulator(deps.db, simulatorKey(deps.config.paymentSimKey, deps.config.dataDir), cashierUrl);
   // the simulator calls the notify endpoint as a channel would: over HTTP (here in-process), signed
   simulator.deliver = async (body: SimNotification) => {
     const res = await app.inject({ method: 'POST', url: `${pathOf(api.simulatorNotify)}?lang=en`, payload: body, remoteAddress: '127.0.0.1' });
@@ -118,7 +118,7 @@ export function rechargeRoutes(app: FastifyInstance, deps: AppDeps) {
   });
 
   deps.jobs.define(RECHARGE_EXPIRE_QUEUE, async () => {
-    await recharges.closeExpired();
+    await recharges.reconcilePending();
   }, { retryLimit: 0, expireInSeconds: 5 * 60 });
   deps.jobs.schedule(RECHARGE_EXPIRE_QUEUE, '* * * * *');
 }

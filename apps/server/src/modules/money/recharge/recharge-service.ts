@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import {
   businessDay, businessDayEnd, businessDayStartMs, ErrorCode, fenToMoney, formatMoney, JournalKind, LedgerAccount, moneyToFen,
-  PayChannel, PayState, RechargeAuditState, RECHARGE_RULES, type BodyOf, type Lang, type recharge as api,
+  PayChannel, PayState, RechargeAuditState, RECHARGE_RULES, RefundState, type BodyOf, type Lang, type recharge as api,
 } from '@lynx/contract';
 import type { Db, Executor, Tx } from '../../../db/client.ts';
 import { AppError, denied, invalid, notFound } from '../../../platform/errors.ts';
@@ -17,6 +17,8 @@ import { adapterName, type PaymentRegistry } from '../../../payments/registry.ts
 
 const rowsOf = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[]));
 const MAX_FEN = moneyToFen(RECHARGE_RULES.maxAmount)!;
+/** A refund still pending this long after it was recorded is asked of its channel (a channel call times out well before). */
+export const REFUND_RECONCILE_AFTER_MINUTES = 5;
 const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 
 /** A positive amount of at most the top-up maximum, in fen; 20801 otherwise. */
@@ -112,8 +114,9 @@ export class RechargeService {
 
   async detail(rechargeId: number, actor: Actor) {
     const row = await this.visible(this.db, actor, rechargeId);
+    // failed refunds (refused by the channel, journal reversed) are not refunds of it
     const refunds = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select refund_id, refund_no, amount::text as amount, reason, created_by, created_at
-      from recharge_refunds where recharge_id = ${rechargeId} order by refund_id`));
+      from recharge_refunds where recharge_id = ${rechargeId} and state <> ${RefundState.Failed} order by refund_id`));
     // the channel's raw notifications are the platform's records: staff only
     const notifications = isStaff(actor) && row.pay_order_no
       ? rowsOf<Record<string, unknown>>(await this.db.execute(sql`select notification_id, gateway, state, outcome, received_at
@@ -128,9 +131,10 @@ export class RechargeService {
     };
   }
 
+  /** Counts only what the actor may see (staff: all; a customer: its own, or its tree's); the next due time is the earliest not yet passed. */
   async reviewSummary(actor: Actor) {
     const [row] = rowsOf<{ pending: string; overdue: string; next_due: string | null }>(await this.db.execute(sql`select count(*) as pending,
-      count(*) filter (where r.due_at < now()) as overdue, min(r.due_at) as next_due
+      count(*) filter (where r.due_at < now()) as overdue, min(r.due_at) filter (where r.due_at >= now()) as next_due
       from recharge_orders r join customers c on c.cust_id = r.cust_id where r.audit_state = 0 and ${customerScope(actor)}`));
     return { pending: Number(row.pending), overdue: Number(row.overdue), nextDueAt: iso(row.next_due) };
   }
@@ -386,15 +390,18 @@ export class RechargeService {
 
   /**
    * Refunds part or all of a confirmed top-up: at most its amount less earlier refunds, and at most the customer's
-   * withdrawable pre-deposit (a refund never spends credit). Online: the channel refunds first, inside the
-   * transaction, so a channel refusal changes nothing here. Posts Refund: PreDeposit −amount / PaymentClearing
-   * (public transfers: Bank) +amount.
+   * withdrawable pre-deposit (a refund never spends credit). Posts Refund: PreDeposit −amount / PaymentClearing
+   * (public transfers: Bank) +amount when it is recorded, so the money cannot be spent while the channel is asked.
+   * An online refund is then asked of the channel outside any transaction (the channel is another party: its answer
+   * must not depend on our commit, and on PGlite a transaction held across the call would block the channel's own
+   * writes), and the answer is recorded: refunded → done; refused → failed, the journal reversed, 20829. A refund
+   * whose answer was never recorded stays pending until `reconcileRefunds` asks the channel.
    */
   async refund(b: BodyOf<typeof api.refundRecharge>, ctx: SessionContext, lang: Lang) {
     const fen = amountFen(b.amount);
     const reason = note(b.reason, 'reason', RECHARGE_RULES.reasonMax);
     if (!reason) throw invalid('reason', { zh: '请填写退款原因', en: 'give a reason for the refund' });
-    return this.db.transaction(async (tx) => {
+    const rec = await this.db.transaction(async (tx) => {
       await this.visible(tx, ctx.actor, b.rechargeId);
       const o = (await lockOrder(tx, sql`r.recharge_id = ${b.rechargeId}`))!;
       this.staffOnly(ctx.actor, o);
@@ -404,32 +411,130 @@ export class RechargeService {
       const balances = await lockBalances(tx, o.cust_id);
       const withdrawable = withdrawableFen(balances);
       if (fen > withdrawable) throw new AppError(ErrorCode.BalanceInsufficient, { available: formatMoney(fenToMoney(withdrawable)) });
-      const refundNo = numberOf('F');
       const online = o.channel !== PayChannel.Public;
+      const viaChannel = online && o.gateway && o.pay_order_no ? { gateway: o.gateway, payOrderNo: o.pay_order_no } : null;
+      if (viaChannel && !this.gateways.get(viaChannel.gateway)) throw new AppError(ErrorCode.PaymentChannelNotInstalled, { channel: adapterName(viaChannel.gateway, lang) });
+      const refundNo = numberOf('F');
       const posted = await postJournal(tx, {
         kind: JournalKind.Refund, custId: o.cust_id, refType: 'rechargeRefund', refId: refundNo, idempotencyKey: `refund:${refundNo}`,
         memo: reason, by: { accountId: ctx.actor.accountId, loginName: ctx.actor.loginName },
         lines: [{ account: LedgerAccount.PreDeposit, fen: -fen }, { account: online ? LedgerAccount.PaymentClearing : LedgerAccount.Bank, fen }],
       });
-      let channelRefundNo: string | null = null;
-      if (online && o.gateway && o.pay_order_no) {
-        const gateway = this.gateways.get(o.gateway);
-        if (!gateway) throw new AppError(ErrorCode.PaymentChannelNotInstalled, { channel: adapterName(o.gateway, lang) });
-        const done = await gateway.refund({ payOrderNo: o.pay_order_no, refundNo, amount: fenToMoney(fen) });
-        if (!done.ok) throw new AppError(ErrorCode.PaymentChannelFailed, { message: done.message.slice(0, 200) });
-        channelRefundNo = done.data.channelRefundNo;
-      }
+      const state = viaChannel ? RefundState.Pending : RefundState.Done;
       const [row] = rowsOf<{ refund_id: number }>(await tx.execute(sql`insert into recharge_refunds
-        (refund_no, recharge_id, cust_id, root_cust_id, amount, reason, channel_refund_no, journal_id, account_id, created_by)
-        values (${refundNo}, ${o.recharge_id}, ${o.cust_id}, ${o.root_cust_id}, ${fenToMoney(fen)}::numeric, ${reason}, ${channelRefundNo}, ${posted.journalId},
+        (refund_no, recharge_id, cust_id, root_cust_id, amount, reason, state, journal_id, account_id, created_by)
+        values (${refundNo}, ${o.recharge_id}, ${o.cust_id}, ${o.root_cust_id}, ${fenToMoney(fen)}::numeric, ${reason}, ${state}, ${posted.journalId},
           ${ctx.actor.accountId}, ${ctx.actor.loginName}) returning refund_id`));
       await tx.execute(sql`update recharge_orders set refunded = refunded + ${fenToMoney(fen)}::numeric, updated_at = now() where recharge_id = ${o.recharge_id}`);
       await audit(tx, ctx, {
         entity: 'recharge', entityId: o.recharge_id, custId: o.cust_id, rootCustId: o.root_cust_id,
-        before: { refunded: o.refunded }, after: { refundNo, amount: fenToMoney(fen), reason, journalId: posted.journalId, channelRefundNo },
+        before: { refunded: o.refunded }, after: { refundNo, amount: fenToMoney(fen), reason, journalId: posted.journalId, refundState: state },
       });
-      return { refundId: row.refund_id, refundNo, refundable: fenToMoney(refundable - fen) };
+      return { refundId: Number(row.refund_id), refundNo, refundable: fenToMoney(refundable - fen), viaChannel };
     });
+    const out = { refundId: rec.refundId, refundNo: rec.refundNo, refundable: rec.refundable };
+    if (!rec.viaChannel) return out;
+    const gateway = this.gateways.get(rec.viaChannel.gateway)!;
+    let answer: Awaited<ReturnType<PaymentGateway['refund']>>;
+    try {
+      answer = await gateway.refund({ payOrderNo: rec.viaChannel.payOrderNo, refundNo: rec.refundNo, amount: fenToMoney(fen) });
+    } catch (e) {
+      // no answer (a timeout): the refund stays pending and the reconciliation job asks the channel
+      throw new AppError(ErrorCode.PaymentChannelFailed, { message: `no answer (${String((e as Error).message).slice(0, 120)}); the refund stays pending and is reconciled` });
+    }
+    if (answer.ok) {
+      await this.settleRefund(rec.refundId, { refunded: true, channelRefundNo: answer.data.channelRefundNo }, ctx);
+      return out;
+    }
+    await this.settleRefund(rec.refundId, { refunded: false, failure: `${answer.code}: ${answer.message}`.slice(0, 200) }, ctx);
+    throw new AppError(ErrorCode.PaymentChannelFailed, { message: answer.message.slice(0, 200) });
+  }
+
+  /**
+   * Records the channel's answer to a pending refund, once (under the order's and the refund's row locks; a refund
+   * no longer pending is left as it is). Refunded → done. Not refunded → failed: the Refund journal is reversed
+   * (JournalKind.RefundReversal, key refund:<refundNo>:reversal) and the top-up's refunded amount given back.
+   */
+  private async settleRefund(refundId: number, answer: { refunded: true; channelRefundNo: string | null } | { refunded: false; failure: string }, ctx: RequestContext) {
+    return this.db.transaction(async (tx) => {
+      const [f0] = rowsOf<{ recharge_id: number }>(await tx.execute(sql`select recharge_id from recharge_refunds where refund_id = ${refundId}`));
+      if (!f0) return null;
+      // the order's lock first, as every refund takes them
+      const o = (await lockOrder(tx, sql`r.recharge_id = ${f0.recharge_id}`))!;
+      const [f] = rowsOf<{ refund_no: string; amount: string; state: number; journal_id: string }>(await tx.execute(sql`select refund_no,
+        amount::text as amount, state, journal_id from recharge_refunds where refund_id = ${refundId} for update`));
+      if (Number(f.state) !== RefundState.Pending) return Number(f.state);
+      const fen = moneyToFen(f.amount)!;
+      let after: Record<string, unknown>;
+      if (answer.refunded) {
+        await tx.execute(sql`update recharge_refunds set state = ${RefundState.Done}, channel_refund_no = ${answer.channelRefundNo}, updated_at = now()
+          where refund_id = ${refundId}`);
+        after = { refundNo: f.refund_no, refundState: RefundState.Done, channelRefundNo: answer.channelRefundNo };
+      } else {
+        const reversal = await postJournal(tx, {
+          kind: JournalKind.RefundReversal, custId: o.cust_id, refType: 'rechargeRefund', refId: f.refund_no, idempotencyKey: `refund:${f.refund_no}:reversal`,
+          memo: answer.failure, by: SYSTEM_BY(o.gateway ?? 'channel'),
+          lines: [{ account: LedgerAccount.PreDeposit, fen }, { account: LedgerAccount.PaymentClearing, fen: -fen }],
+        });
+        await tx.execute(sql`update recharge_refunds set state = ${RefundState.Failed}, reversal_journal_id = ${reversal.journalId}, failure = ${answer.failure},
+          updated_at = now() where refund_id = ${refundId}`);
+        await tx.execute(sql`update recharge_orders set refunded = refunded - ${f.amount}::numeric, updated_at = now() where recharge_id = ${o.recharge_id}`);
+        after = { refundNo: f.refund_no, refundState: RefundState.Failed, failure: answer.failure, reversalJournalId: reversal.journalId, refunded: fenToMoney(moneyToFen(o.refunded)! - fen) };
+      }
+      await audit(tx, ctx, {
+        entity: 'recharge', entityId: o.recharge_id, custId: o.cust_id, rootCustId: o.root_cust_id,
+        before: { refundNo: f.refund_no, refundState: RefundState.Pending, refunded: o.refunded }, after,
+      });
+      return answer.refunded ? RefundState.Done : RefundState.Failed;
+    });
+  }
+
+  /**
+   * Reconciles refunds left pending (our record of the channel's answer failed, e.g. a crash between the answer and
+   * our commit) older than REFUND_RECONCILE_AFTER_MINUTES: the channel is asked; refunded there → done (its journal
+   * was posted when the refund was recorded, exactly once by its key); unknown there → failed and reversed. A
+   * channel that cannot answer is asked again on the next run. Answers how many were settled.
+   */
+  async reconcileRefunds(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - REFUND_RECONCILE_AFTER_MINUTES * 60_000);
+    const due = rowsOf<{ refund_id: number; refund_no: string; gateway: string | null; pay_order_no: string | null }>(await this.db.execute(sql`select f.refund_id,
+      f.refund_no, r.gateway, r.pay_order_no from recharge_refunds f join recharge_orders r on r.recharge_id = f.recharge_id
+      where f.state = ${RefundState.Pending} and f.created_at <= ${before.toISOString()}::timestamptz order by f.created_at limit 500`));
+    const ctx: RequestContext = { actor: null, lang: 'en', ip: '-', endpoint: 'job:recharge-expire', tokenHash: null, audited: false };
+    let n = 0;
+    let failure: unknown = null;
+    for (const f of due) {
+      const gateway = f.gateway ? this.gateways.get(f.gateway) : null;
+      if (!gateway || !f.pay_order_no) continue;
+      try {
+        const asked = await gateway.queryRefund(f.pay_order_no, f.refund_no);
+        if (!asked.ok) continue;
+        const answer = asked.data.state === 'refunded'
+          ? { refunded: true as const, channelRefundNo: asked.data.channelRefundNo }
+          : { refunded: false as const, failure: 'reconciled: the channel has no such refund' };
+        const settled = await this.settleRefund(Number(f.refund_id), answer, ctx);
+        if (settled !== null && settled !== RefundState.Pending) n++;
+      } catch (e) {
+        failure ??= e;
+      }
+    }
+    if (failure) throw failure;
+    return n;
+  }
+
+  /** The job (every minute): unpaid orders past their expiry, then refunds left pending; the first failure is reported after both. */
+  async reconcilePending(now = new Date()): Promise<{ closed: number; refunds: number }> {
+    let failure: unknown = null;
+    const closed = await this.closeExpired(now).catch((e: unknown) => {
+      failure = e;
+      return 0;
+    });
+    const refunds = await this.reconcileRefunds(now).catch((e: unknown) => {
+      failure ??= e;
+      return 0;
+    });
+    if (failure) throw failure;
+    return { closed, refunds };
   }
 
   /** The certificate of a top-up the actor may see. */

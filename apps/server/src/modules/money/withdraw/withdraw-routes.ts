@@ -24,6 +24,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, api.applyWithdraw, (b, c) => withdrawals.apply(b, ctxOf(c)));
   bind(app, deps, api.checkWithdraw, (b, c) => withdrawals.check(b, ctxOf(c)));
   bind(app, deps, api.getWithdrawRuns, (b, c) => withdrawals.runs(b, ctxOf(c).actor));
+  bind(app, deps, api.retryWithdrawPayout, (b, c) => withdrawals.retryPayout(b.withdrawId, ctxOf(c)));
   bind(app, deps, api.runWithdrawPayouts, async (_b, c) => {
     try {
       const run = (await withdrawals.startRun(ctxOf(c), WithdrawRunTrigger.Manual))!;
@@ -60,6 +61,7 @@ export function withdrawRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'expectedRunDay', title: { zh: '打款日', en: 'Payout run' } },
       { key: 'expectedArrivalDay', title: { zh: '预计到账日', en: 'Expected arrival' } },
       { key: 'paidAt', title: { zh: '打款时间', en: 'Paid at' }, type: 'datetime' },
+      { key: 'payoutError', title: { zh: '打款失败原因', en: 'Payout failure' } },
       { key: 'remark', title: { zh: '备注', en: 'Note' } },
     ],
   });

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
-  ErrorCode, JournalKind, LedgerAccount, WITHDRAW_ARRIVAL_DAYS, WITHDRAW_RUN_DAY, WithdrawRunState, WithdrawRunTrigger, WithdrawState,
+  ErrorCode, JournalKind, LedgerAccount, WITHDRAW_ARRIVAL_DAYS, WITHDRAW_IN_PROGRESS, WITHDRAW_PAYOUT_MAX_ATTEMPTS, WITHDRAW_RUN_DAY, WithdrawRunState,
+  WithdrawRunTrigger, WithdrawState,
   businessDay, businessDayEnd, businessDayStartMs, fenToMoney, formatMoney, moneyToFen, NUMERIC_MAX, type BodyOf, type withdraw as api,
 } from '@lynx/contract';
 import type { Db, Executor, Tx } from '../../../db/client.ts';
@@ -23,6 +24,9 @@ export const WITHDRAW_MONTHLY_QUEUE = 'withdraw-monthly';
 export const WITHDRAW_MONTHLY_CRON = `0 9 ${WITHDRAW_RUN_DAY} * *`;
 /** Withdrawals paid per chunk read of a run (each one still in its own transaction). */
 const RUN_CHUNK = 100;
+const IN_PROGRESS = sql.raw(WITHDRAW_IN_PROGRESS.join(', '));
+/** What a payout attempt left: paid, not this run's to pay (any more), failed (to be tried again), or given up (payout failed). */
+type Attempt = 'paid' | 'skipped' | 'failed' | 'gave-up';
 
 /**
  * The run that pays an application made on `day`, and the day its money should arrive: the next 10th (this month's
@@ -42,7 +46,7 @@ export async function expectedDates(ex: Executor, day: string): Promise<{ runDay
 const SELECT = sql`select w.withdraw_id, w.withdraw_no, w.cust_id, w.root_cust_id, c.cust_name, w.amount::text as amount, w.account_name,
   w.bank_name, w.bank_account, w.state, w.remark, w.applied_by, w.applied_at, to_char(w.expected_run_day, 'YYYY-MM-DD') as expected_run_day,
   to_char(w.expected_arrival_day, 'YYYY-MM-DD') as expected_arrival_day, w.reviewed_by, w.reviewed_at, w.review_reason, w.run_id,
-  w.paid_at, w.paid_by
+  w.paid_at, w.paid_by, w.payout_attempts, w.payout_error, w.payout_failed_at
   from withdrawals w join customers c on c.cust_id = w.cust_id`;
 
 function rowOut(r: Record<string, unknown>) {
@@ -53,6 +57,7 @@ function rowOut(r: Record<string, unknown>) {
     expectedRunDay: dayText(r.expected_run_day), expectedArrivalDay: dayText(r.expected_arrival_day),
     reviewedBy: (r.reviewed_by as string | null) ?? null, reviewedAt: isoOf(r.reviewed_at), reviewReason: (r.review_reason as string | null) ?? null,
     runId: r.run_id == null ? null : Number(r.run_id), paidAt: isoOf(r.paid_at), paidBy: (r.paid_by as string | null) ?? null,
+    payoutAttempts: Number(r.payout_attempts ?? 0), payoutError: (r.payout_error as string | null) ?? null, payoutFailedAt: isoOf(r.payout_failed_at),
   };
 }
 export type WithdrawalOut = ReturnType<typeof rowOut>;
@@ -60,8 +65,22 @@ export type WithdrawalOut = ReturnType<typeof rowOut>;
 function runOut(r: Record<string, unknown>) {
   return {
     runId: Number(r.run_id), trigger: Number(r.trigger), state: Number(r.state), itemCount: Number(r.item_count), paidCount: Number(r.paid_count),
+    failedCount: Number(r.failed_count ?? 0),
     startedBy: String(r.started_by), startedAt: isoOf(r.started_at)!, finishedAt: isoOf(r.finished_at),
   };
+}
+
+/**
+ * Why a payout attempt failed, for finance: the database's or the rule's own message (the driver wraps a database
+ * error in "Failed query: <sql>", whose cause says what went wrong), with an error code when there is one.
+ */
+export function failureReason(e: unknown): string {
+  let cur: unknown = e;
+  while (cur instanceof Error && cur.cause instanceof Error) cur = cur.cause;
+  const err = cur as { message?: unknown; code?: unknown } | null;
+  const code = err && (typeof err.code === 'string' || typeof err.code === 'number') ? `${err.code}: ` : '';
+  const message = err && typeof err.message === 'string' ? err.message : String(cur);
+  return `${code}${message}`.replace(/\s+/g, ' ').trim().slice(0, 500);
 }
 
 /** A job's context for audit records: no person, the run's queue as the endpoint. */
@@ -121,7 +140,7 @@ export class WithdrawService {
     if (!b) throw notFound();
     const out = balancesOut(b);
     const { runDay, arrivalDay } = await expectedDates(this.db, businessDay(Date.now()));
-    const [prog] = rowsOf<{ withdraw_id: number }>(await this.db.execute(sql`select withdraw_id from withdrawals where cust_id = ${custId} and state in (${WithdrawState.Applied}, ${WithdrawState.Approved})`));
+    const [prog] = rowsOf<{ withdraw_id: number }>(await this.db.execute(sql`select withdraw_id from withdrawals where cust_id = ${custId} and state in (${IN_PROGRESS})`));
     return {
       custId, custName: c.cust_name, withdrawable: out.withdrawable, preDeposit: out.preDeposit, grants: out.grants, withdrawHold: out.withdrawHold,
       accountName: c.cust_name, bankName: c.bank_name?.trim() || null, bankAccount: c.bank_account?.trim() || null,
@@ -145,7 +164,7 @@ export class WithdrawService {
     const id = await this.db.transaction(async (tx) => {
       const bal = await lockBalances(tx, custId);
       const [busy] = rowsOf<{ withdraw_id: number }>(await tx.execute(sql`select withdraw_id from withdrawals where cust_id = ${custId}
-        and state in (${WithdrawState.Applied}, ${WithdrawState.Approved}) limit 1`));
+        and state in (${IN_PROGRESS}) limit 1`));
       if (busy) throw new AppError(ErrorCode.WithdrawInProgress);
       const c = await this.customer(tx, custId);
       const bankName = c.bank_name?.trim();
@@ -192,7 +211,9 @@ export class WithdrawService {
 
   /**
    * Finance's review: approve (it waits for the payout run) or reject with a reason (the hold is released:
-   * JournalKind.WithdrawRelease). Staff only: a customer never reviews a withdrawal, least of all its own.
+   * JournalKind.WithdrawRelease). A withdrawal whose payout failed can be rejected too (the money goes back to the
+   * pre-deposit); approving it again is `retryPayout`. Staff only: a customer never reviews a withdrawal, least of
+   * all its own.
    */
   async check(b: BodyOf<typeof api.checkWithdraw>, ctx: SessionContext) {
     const actor = ctx.actor;
@@ -211,7 +232,8 @@ export class WithdrawService {
       // the balance lock first (the order every money change takes), then the withdrawal's row
       await lockBalances(tx, custId);
       const [cur] = rowsOf<{ state: number }>(await tx.execute(sql`select state from withdrawals where withdraw_id = ${b.withdrawId} for update`));
-      if (Number(cur.state) !== WithdrawState.Applied) throw new AppError(ErrorCode.WithdrawStateChanged);
+      const reviewable = Number(cur.state) === WithdrawState.Applied || (!b.approve && Number(cur.state) === WithdrawState.PayoutFailed);
+      if (!reviewable) throw new AppError(ErrorCode.WithdrawStateChanged);
       const fen = moneyToFen(String(w.amount))!;
       let journalId: number | null = null;
       if (!b.approve) {
@@ -287,27 +309,113 @@ export class WithdrawService {
    * Pays a run's withdrawals: chunk by chunk, each in its own transaction that posts JournalKind.WithdrawPaid (held
    * −amount, bank +amount; idempotency key per withdrawal), marks it paid and counts it in the run. A run stopped at
    * any point (a crash, kill -9) leaves each withdrawal either paid with its journal or approved without one; running
-   * it again pays the rest, each exactly once. `stopAfter` (tests) throws after that many payments.
+   * it again pays the rest, each exactly once.
+   *
+   * A payout that fails does not stop the run: each attempt is counted before it is made (so one that kills the
+   * process counts too), a failed one leaves its reason (the withdrawal's payout_error and an audit record), and the
+   * run goes on with the next withdrawals. The run passes over its unpaid withdrawals again (after `retryPauseMs`)
+   * until each is paid or has had WITHDRAW_PAYOUT_MAX_ATTEMPTS attempts; then it is "payout failed": the money stays
+   * held, and finance retries it (`retryPayout`) or rejects it (the hold is released). `stopAfter` (tests) throws
+   * after that many payments.
    */
-  async processRun(runId: number, opts: { stopAfter?: number } = {}): Promise<{ paid: number }> {
+  async processRun(runId: number, opts: { stopAfter?: number; retryPauseMs?: number } = {}): Promise<{ paid: number; failed: number }> {
     const [run] = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select * from withdraw_runs where run_id = ${runId}`));
-    if (!run || Number(run.state) === WithdrawRunState.Finished) return { paid: 0 };
+    if (!run || Number(run.state) === WithdrawRunState.Finished) return { paid: 0, failed: 0 };
     const by = String(run.started_by);
     const ctx = jobContext(`job:${WITHDRAW_RUN_QUEUE}`);
     let paid = 0;
+    let failed = 0;
+    let after = 0;
     for (;;) {
       const ids = rowsOf<{ withdraw_id: number }>(await this.db.execute(sql`select withdraw_id from withdrawals
-        where run_id = ${runId} and state = ${WithdrawState.Approved} order by withdraw_id limit ${RUN_CHUNK}`));
-      if (!ids.length) break;
+        where run_id = ${runId} and state = ${WithdrawState.Approved} and withdraw_id > ${after} order by withdraw_id limit ${RUN_CHUNK}`));
+      if (!ids.length) {
+        // the end of a pass: what failed in it is tried again in the next pass; every pass adds an attempt to each
+        // withdrawal it meets, so there are at most WITHDRAW_PAYOUT_MAX_ATTEMPTS + 1 passes
+        if (after === 0) break;
+        after = 0;
+        if (opts.retryPauseMs) await new Promise((r) => setTimeout(r, opts.retryPauseMs));
+        continue;
+      }
       for (const { withdraw_id } of ids) {
+        after = Number(withdraw_id);
         if (opts.stopAfter !== undefined && paid >= opts.stopAfter) throw new Error(`payout run ${runId} stopped after ${paid} (test)`);
-        if (await this.payOne(Number(withdraw_id), runId, by, ctx)) paid += 1;
+        const attempt = await this.attemptPayout(Number(withdraw_id), runId, by, ctx);
+        if (attempt === 'paid') paid += 1;
+        if (attempt === 'gave-up') failed += 1;
       }
     }
     await this.db.execute(sql`update withdraw_runs set state = ${WithdrawRunState.Finished}, finished_at = now(),
-      paid_count = (select count(*) from withdrawals where run_id = ${runId} and state = ${WithdrawState.Paid})
+      paid_count = (select count(*) from withdrawals where run_id = ${runId} and state = ${WithdrawState.Paid}),
+      failed_count = (select count(*) from withdrawals where run_id = ${runId} and state = ${WithdrawState.PayoutFailed})
       where run_id = ${runId} and state = ${WithdrawRunState.Running}`);
-    return { paid };
+    return { paid, failed };
+  }
+
+  /** One payout attempt of one withdrawal of a run: counted first, then paid in its own transaction, or its failure recorded. */
+  private async attemptPayout(withdrawId: number, runId: number, by: string, ctx: RequestContext): Promise<Attempt> {
+    const [claim] = rowsOf<{ payout_attempts: number }>(await this.db.execute(sql`update withdrawals set payout_attempts = payout_attempts + 1,
+      updated_at = now() where withdraw_id = ${withdrawId} and run_id = ${runId} and state = ${WithdrawState.Approved}
+      and payout_attempts < ${WITHDRAW_PAYOUT_MAX_ATTEMPTS} returning payout_attempts`));
+    if (!claim) {
+      // its attempts are spent and it is still approved: the last one was interrupted (the process stopped during it)
+      const gaveUp = await this.payoutFailed(withdrawId, runId, 'interrupted: the process stopped during the last payout attempt', ctx, true);
+      return gaveUp ? 'gave-up' : 'skipped';
+    }
+    try {
+      return (await this.payOne(withdrawId, runId, by, ctx)) ? 'paid' : 'skipped';
+    } catch (e) {
+      const reason = failureReason(e);
+      const last = Number(claim.payout_attempts) >= WITHDRAW_PAYOUT_MAX_ATTEMPTS;
+      return (await this.payoutFailed(withdrawId, runId, reason, ctx, last)) && last ? 'gave-up' : 'failed';
+    }
+  }
+
+  /**
+   * Records a failed payout attempt with its reason (an audit record each); `giveUp` marks the withdrawal payout
+   * failed. Only while it is still this run's approved withdrawal; answers whether it was.
+   */
+  private async payoutFailed(withdrawId: number, runId: number, reason: string, ctx: RequestContext, giveUp: boolean): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [w] = rowsOf<Record<string, unknown>>(await tx.execute(sql`select withdraw_id, cust_id, root_cust_id, amount::text as amount, state, run_id,
+        payout_attempts from withdrawals where withdraw_id = ${withdrawId} for update`));
+      if (!w || Number(w.state) !== WithdrawState.Approved || Number(w.run_id) !== runId) return false;
+      const state = giveUp ? WithdrawState.PayoutFailed : WithdrawState.Approved;
+      await tx.execute(sql`update withdrawals set state = ${state}, payout_error = ${reason},
+        payout_failed_at = ${giveUp ? sql`now()` : sql`null`}, updated_at = now() where withdraw_id = ${withdrawId}`);
+      await audit(tx, ctx, {
+        entity: 'withdrawal', entityId: withdrawId, custId: Number(w.cust_id), rootCustId: Number(w.root_cust_id),
+        before: { state: WithdrawState.Approved },
+        after: { state, runId, payoutAttempt: Number(w.payout_attempts), payoutError: reason, amount: String(w.amount), held: true },
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Finance retries a failed payout: the withdrawal is approved again, its attempts reset, out of its run, and the
+   * next run pays it (the money stayed held). Staff only (a customer never pays out a withdrawal); 20853 unless its
+   * payout failed.
+   */
+  async retryPayout(withdrawId: number, ctx: SessionContext) {
+    const actor = ctx.actor;
+    const w = await this.one(this.db, withdrawId, actor);
+    if (!w) throw notFound();
+    if (!isStaff(actor)) throw new AppError(ErrorCode.MoneySelfReview);
+    await this.db.transaction(async (tx) => {
+      await lockBalances(tx, w.custId);
+      const [cur] = rowsOf<{ state: number; root_cust_id: number; run_id: number | null; payout_attempts: number; payout_error: string | null }>(await tx.execute(sql`select
+        state, root_cust_id, run_id, payout_attempts, payout_error from withdrawals where withdraw_id = ${withdrawId} for update`));
+      if (Number(cur.state) !== WithdrawState.PayoutFailed) throw new AppError(ErrorCode.WithdrawStateChanged);
+      await tx.execute(sql`update withdrawals set state = ${WithdrawState.Approved}, run_id = null, payout_attempts = 0, payout_failed_at = null,
+        updated_at = now() where withdraw_id = ${withdrawId}`);
+      await audit(tx, ctx, {
+        entity: 'withdrawal', entityId: withdrawId, custId: w.custId, rootCustId: Number(cur.root_cust_id),
+        before: { state: WithdrawState.PayoutFailed, runId: cur.run_id, payoutAttempts: Number(cur.payout_attempts), payoutError: cur.payout_error },
+        after: { state: WithdrawState.Approved, runId: null, payoutAttempts: 0, retry: true, amount: w.amount },
+      });
+    });
+    return (await this.one(this.db, withdrawId, null))!;
   }
 
   private async payOne(withdrawId: number, runId: number, by: string, ctx: RequestContext): Promise<boolean> {

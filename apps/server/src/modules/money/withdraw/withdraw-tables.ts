@@ -1,6 +1,6 @@
 import { pgTable, integer, smallint, text, numeric, bigint, boolean, date, timestamp } from 'drizzle-orm/pg-core';
 
-// Drizzle tables of withdrawals and the working-day calendar; keep in step with migrations/0029_withdraw.sql.
+// Drizzle tables of withdrawals and the working-day calendar; keep in step with migrations/0029_withdraw.sql and 0034_withdraw_payout.sql.
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 /** Money columns read as exact decimal strings ('1234.50'), never as floats. */
@@ -23,6 +23,7 @@ export const withdrawRuns = pgTable('withdraw_runs', {
   state: smallint('state').notNull().default(1),
   itemCount: integer('item_count').notNull().default(0),
   paidCount: integer('paid_count').notNull().default(0),
+  failedCount: integer('failed_count').notNull().default(0),
   startedBy: text('started_by').notNull(),
   startedAccountId: integer('started_account_id'),
   startedAt: ts('started_at').notNull().defaultNow(),
@@ -53,5 +54,8 @@ export const withdrawals = pgTable('withdrawals', {
   paidBy: text('paid_by'),
   holdJournalId: bigint('hold_journal_id', { mode: 'number' }),
   settleJournalId: bigint('settle_journal_id', { mode: 'number' }),
+  payoutAttempts: smallint('payout_attempts').notNull().default(0),
+  payoutError: text('payout_error'),
+  payoutFailedAt: ts('payout_failed_at'),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

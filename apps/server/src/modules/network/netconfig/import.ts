@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { Cells } from '../../../platform/spreadsheet.ts';
-import { OperatorGoodsType, QuotaUnit, netconfig, type Lang } from '@lynx/contract';
+import { OperatorGoodsType, QuotaUnit, moneyToFen, netconfig, toMoneyText, type Lang } from '@lynx/contract';
 
 const { GOODS_IMPORT_COLUMNS, IMPORT_MAX_ROWS } = netconfig;
 type GoodsImportColumn = netconfig.GoodsImportColumn;
@@ -20,7 +20,8 @@ export interface ParsedGoods {
   quotaUnit: number;
   quotaBase: number;
   validityDays: number;
-  price: number;
+  /** money text ('1.50') */
+  price: string;
 }
 
 export interface RowError {
@@ -162,7 +163,7 @@ export function checkRows(cells: Cells[], operatorList: OperatorName[], lang: La
     const priceText = get('price');
     if (!priceText) bad('price', R.required);
     else if (!NUMBER_RE.test(priceText) || decimalsOf(priceText) > 2) bad('price', R.price);
-    else if (Number(priceText) > PRICE_MAX) bad('price', R.tooBig(PRICE_MAX));
+    else if ((moneyToFen(priceText) ?? 0n) > BigInt(PRICE_MAX) * 100n) bad('price', R.tooBig(PRICE_MAX));
 
     if (code && operatorId !== undefined) {
       const key = `${operatorId}:${code.toLowerCase()}`;
@@ -173,7 +174,7 @@ export function checkRows(cells: Cells[], operatorList: OperatorName[], lang: La
     if (errors.length === before) {
       rows.push({
         row: rowNo, goodsCode: code!, goodsName: name!.trim(), operatorId: operatorId!, goodsType: goodsType!, quota, quotaUnit: unit!,
-        quotaBase: toBase(quota, unit!), validityDays: Number(validityText), price: Number(priceText),
+        quotaBase: toBase(quota, unit!), validityDays: Number(validityText), price: toMoneyText(priceText)!,
       });
     }
   });

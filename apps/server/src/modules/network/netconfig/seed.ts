@@ -46,17 +46,17 @@ export async function seedNetconfig(tx: Executor): Promise<void> {
   ]);
 
   const importBatch = crypto.randomUUID();
-  const goods = (goodsCode: string, goodsName: string, operatorId: number, goodsType: number, quota: number, quotaUnit: number, price: number, status: number = OperatorGoodsStatus.On) => ({
+  const goods = (goodsCode: string, goodsName: string, operatorId: number, goodsType: number, quota: number, quotaUnit: number, price: string, status: number = OperatorGoodsStatus.On) => ({
     goodsCode, goodsName, operatorId, goodsType, quota, quotaUnit, quotaBase: quotaUnit === QuotaUnit.Gb ? quota * 1024 : quota, validityDays: 30, price,
     status, importBatch, createdBy: BY,
   });
   await tx.insert(operatorGoods).values([
-    goods('CMIOT-D-30M', '移动物联网 30MB 月包', Operator.ChinaMobile, OperatorGoodsType.Data, 30, QuotaUnit.Mb, 1.5),
-    goods('CMIOT-D-1G', '移动物联网 1GB 月包', Operator.ChinaMobile, OperatorGoodsType.Data, 1, QuotaUnit.Gb, 9),
-    goods('CUIOT-D-500M', '联通物联网 500MB 月包', Operator.ChinaUnicom, OperatorGoodsType.Data, 500, QuotaUnit.Mb, 5),
-    goods('CUIOT-S-100', '联通物联网短信 100 条', Operator.ChinaUnicom, OperatorGoodsType.Sms, 100, QuotaUnit.Items, 3),
-    goods('CTIOT-D-2G', '电信物联网 2GB 月包', Operator.ChinaTelecom, OperatorGoodsType.Data, 2, QuotaUnit.Gb, 15),
-    goods('CTIOT-V-50', '电信物联网语音 50 分钟', Operator.ChinaTelecom, OperatorGoodsType.Voice, 50, QuotaUnit.Minutes, 4, OperatorGoodsStatus.Off),
+    goods('CMIOT-D-30M', '移动物联网 30MB 月包', Operator.ChinaMobile, OperatorGoodsType.Data, 30, QuotaUnit.Mb, '1.5'),
+    goods('CMIOT-D-1G', '移动物联网 1GB 月包', Operator.ChinaMobile, OperatorGoodsType.Data, 1, QuotaUnit.Gb, '9'),
+    goods('CUIOT-D-500M', '联通物联网 500MB 月包', Operator.ChinaUnicom, OperatorGoodsType.Data, 500, QuotaUnit.Mb, '5'),
+    goods('CUIOT-S-100', '联通物联网短信 100 条', Operator.ChinaUnicom, OperatorGoodsType.Sms, 100, QuotaUnit.Items, '3'),
+    goods('CTIOT-D-2G', '电信物联网 2GB 月包', Operator.ChinaTelecom, OperatorGoodsType.Data, 2, QuotaUnit.Gb, '15'),
+    goods('CTIOT-V-50', '电信物联网语音 50 分钟', Operator.ChinaTelecom, OperatorGoodsType.Voice, 50, QuotaUnit.Minutes, '4', OperatorGoodsStatus.Off),
   ]);
 
   const [unicomApn] = await tx

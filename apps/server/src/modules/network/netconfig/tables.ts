@@ -55,7 +55,8 @@ export const operatorGoods = pgTable('operator_goods', {
   quotaUnit: smallint('quota_unit').notNull(),
   quotaBase: decimal('quota_base', 20, 3).notNull(),
   validityDays: integer('validity_days').notNull(),
-  price: decimal('price', 16, 2).notNull(),
+  // money: an exact decimal string, never a float
+  price: numeric('price', { precision: 16, scale: 2, mode: 'string' }).notNull(),
   status: smallint('status').notNull().default(1),
   importBatch: uuid('import_batch').notNull(),
   createdBy: text('created_by').notNull(),

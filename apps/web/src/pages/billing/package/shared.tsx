@@ -1,6 +1,6 @@
 // Shared pieces of the basic plan screens (Billing → Packages): paths, permission codes, colours, queries.
 import { useQueryClient } from '@tanstack/react-query';
-import { Tag } from 'antd';
+import { InputNumber, Tag, type InputNumberProps } from 'antd';
 import { PlanStatus, PriceChangeStatus, plan, type ResponseOf } from '@lynx/contract';
 
 export type PlanRow = ResponseOf<typeof plan.getBasicPlanListPage>['list'][number];
@@ -38,4 +38,12 @@ export function useInvalidatePlans() {
 export function Tags({ items }: { items: string[] }) {
   if (!items.length) return <>-</>;
   return <>{items.map((x) => <Tag key={x}>{x}</Tag>)}</>;
+}
+
+/**
+ * A price input in string mode: the form holds the exact text ('123456789012.34'), never a float that could not
+ * carry it. Not negative; full width.
+ */
+export function PriceInputNumber(props: Omit<InputNumberProps<string>, 'stringMode'>) {
+  return <InputNumber<string> min="0" style={{ width: '100%' }} {...props} stringMode />;
 }

@@ -110,7 +110,7 @@ export function GoodsList({ perms, importPath, goodsType, tabs }: { perms: Goods
             render: (v: number, r) => <span className="lx-exact-units">{baseQuotaText(v, r.quotaUnit, lang)}</span>,
           },
           { title: t('netconfig.goods.validityDays'), dataIndex: 'validityDays', width: 100, render: (v: number) => t('netconfig.goods.days', { n: v }) },
-          { title: t('netconfig.goods.price'), dataIndex: 'price', sorter: true, width: 110, align: 'right', render: (v: number) => formatMoney(v) },
+          { title: t('netconfig.goods.price'), dataIndex: 'price', sorter: true, width: 110, align: 'right', render: (v: string) => formatMoney(v) },
           {
             title: t('netconfig.goods.status'), dataIndex: 'status', width: 110,
             render: (v: number, r) =>

@@ -49,8 +49,8 @@ function FailureDrawer({ change, onClose }: { change: ChangeRow | null; onClose:
           { title: c('custName'), dataIndex: 'custName' },
           { title: c('reason'), dataIndex: 'reasonCode', render: (v: number | null) => PriceChangeFailure.label(v, lang) },
           { title: c('retailName'), dataIndex: 'retailName', render: (v: string | null) => v ?? '-' },
-          { title: c('retailPrice'), dataIndex: 'retailPrice', align: 'right', width: 120, render: (v: number | null) => formatMoney(v) },
-          { title: c('newPrice'), dataIndex: 'newPrice', align: 'right', width: 120, render: (v: number) => formatMoney(v) },
+          { title: c('retailPrice'), dataIndex: 'retailPrice', align: 'right', width: 120, render: (v: string | null) => formatMoney(v) },
+          { title: c('newPrice'), dataIndex: 'newPrice', align: 'right', width: 120, render: (v: string) => formatMoney(v) },
         ]}
       />
     </Drawer>
@@ -116,8 +116,8 @@ export default function PlanChangeList() {
       }
       columns={[
         { title: c('changeId'), dataIndex: 'changeId', width: 100 },
-        { title: c('oldPrice'), dataIndex: 'oldPrice', align: 'right', width: 120, render: (v: number) => formatMoney(v) },
-        { title: c('newPrice'), dataIndex: 'newPrice', align: 'right', width: 120, render: (v: number) => formatMoney(v) },
+        { title: c('oldPrice'), dataIndex: 'oldPrice', align: 'right', width: 120, render: (v: string) => formatMoney(v) },
+        { title: c('newPrice'), dataIndex: 'newPrice', align: 'right', width: 120, render: (v: string) => formatMoney(v) },
         { title: c('effectiveDate'), dataIndex: 'effectiveDate', width: 120 },
         { title: c('status'), dataIndex: 'status', width: 100, render: (v: number) => <StatusTag enumOf={PriceChangeStatus} value={v} colors={CHANGE_STATUS_COLORS} /> },
         { title: c('successCount'), dataIndex: 'successCount', align: 'right', width: 100 },

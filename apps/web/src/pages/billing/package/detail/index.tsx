@@ -130,7 +130,7 @@ export default function PlanDetailPage() {
             columns={[
               { title: t('plan.changes.custName'), dataIndex: 'custName' },
               { title: t('plan.publish.level'), dataIndex: 'level', width: 120, render: (v: number) => CustomerLevel.label(v, lang) },
-              { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 140, align: 'right', render: (v: number) => formatMoney(v) },
+              { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 140, align: 'right', render: (v: string) => formatMoney(v) },
               { title: withZoneLabel(t('plan.publish.releasedAt')), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
             ]}
           />

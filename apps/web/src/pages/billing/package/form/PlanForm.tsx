@@ -13,14 +13,15 @@ import { required } from '../../../../components/rules.ts';
 import { ZonesEditor } from './ZonesEditor.tsx';
 import { apnProblem, fieldPath, type ServiceOption } from './zones.ts';
 import { isPack, toBody, type PlanBody, type PlanFormValues } from './body.ts';
+import { PriceInputNumber } from '../shared.tsx';
 
 const CODE_RE = /^[A-Za-z0-9_-]+$/;
 
 export const NEW_PLAN: Partial<PlanFormValues> = {
   tariffType: TariffType.MonthlySingle, goodsType: PlanGoodsType.Monthly, operationMode: PlanOperationMode.Standard, networkTypes: [NetworkType.G4],
-  renewalMode: PlanRenewalMode.AutoRenew, standardPrice: 0, taxRate: 6, profitShareRatio: 0, profitShareMethod: ProfitShareMethod.ByProfit,
+  renewalMode: PlanRenewalMode.AutoRenew, standardPrice: '0', taxRate: 6, profitShareRatio: 0, profitShareMethod: ProfitShareMethod.ByProfit,
   cycleUnit: PlanCycleUnit.Month, cycleValue: 1, durationMonths: 12, quotaMb: 1024, useUpAction: PlanUseUpAction.Overdraw,
-  terminateByUsage: false, testPeriodMonths: 0, silentPeriodMonths: 0, testQuotaKb: 100, testPrice: 0, downtimeFee: 0, downtimeFreeMonths: 0,
+  terminateByUsage: false, testPeriodMonths: 0, silentPeriodMonths: 0, testQuotaKb: 100, testPrice: '0', downtimeFee: '0', downtimeFreeMonths: 0,
   apnIds: [], zones: [], alternativeIds: [],
 };
 
@@ -101,7 +102,9 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
     }
   };
 
-  const money = (extra: Record<string, unknown> = {}) => <InputNumber min={0} precision={2} style={{ width: '100%' }} {...extra} />;
+  const money = (extra: Record<string, unknown> = {}) => <PriceInputNumber precision={2} {...extra} />;
+  // a quota and a percentage are numbers, not money
+  const decimal = (extra: Record<string, unknown> = {}) => <InputNumber min={0} precision={2} style={{ width: '100%' }} {...extra} />;
   const months = <InputNumber min={0} max={120} precision={0} style={{ width: '100%' }} />;
   const col = (node: React.ReactNode, md = 8) => <Col xs={24} md={md}>{node}</Col>;
 
@@ -180,7 +183,7 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
         <Row gutter={16}>
           {col(<Form.Item name="standardPrice" label={f('standardPrice')} rules={[required()]}>{money()}</Form.Item>)}
           {col(<Form.Item name="salePrice" label={f('salePrice')} rules={[required()]}>{money({ 'data-testid': 'plan-sale-price' })}</Form.Item>)}
-          {col(<Form.Item name="taxRate" label={f('taxRate')} rules={[required()]}>{money({ max: 100 })}</Form.Item>)}
+          {col(<Form.Item name="taxRate" label={f('taxRate')} rules={[required()]}>{decimal({ max: 100 })}</Form.Item>)}
           {col(<Form.Item label={f('currency')}><Input value="CNY" disabled /></Form.Item>)}
           {col(
             <Form.Item name="profitShareRatio" label={f('profitShareRatio')} rules={[required(), {
@@ -207,7 +210,7 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
           {col(<Form.Item name="cycleUnit" label={f('cycleUnit')} rules={[required()]}><Radio.Group options={PlanCycleUnit.options(lang)} /></Form.Item>)}
           {col(<Form.Item name="cycleValue" label={f('cycleValue')} rules={[required()]}><InputNumber min={1} max={366} precision={0} style={{ width: '100%' }} /></Form.Item>)}
           {col(<Form.Item name="durationMonths" label={f('durationMonths')} rules={[required()]}>{months}</Form.Item>)}
-          {col(<Form.Item name="quotaMb" label={f('quotaMb')} rules={[required()]}>{money()}</Form.Item>)}
+          {col(<Form.Item name="quotaMb" label={f('quotaMb')} rules={[required()]}>{decimal()}</Form.Item>)}
           {col(<Form.Item name="useUpAction" label={f('useUpAction')} rules={[required()]}><Select options={PlanUseUpAction.options(lang)} /></Form.Item>)}
           {col(<Form.Item name="terminateByUsage" label={f('terminateByUsage')} valuePropName="checked"><Switch /></Form.Item>)}
         </Row>

@@ -1,17 +1,19 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { render, screen, fireEvent, waitFor } from '@testing-library/react';
-import { App as AntApp, Form } from 'antd';
+import { App as AntApp, Form, type FormInstance } from 'antd';
 import { setLanguage } from '../../../../locales/i18n.ts';
 import { ZonesEditor } from './ZonesEditor.tsx';
-import type { ServiceOption } from './zones.ts';
+import { priceText } from '../money.ts';
+import type { ServiceOption, ZoneValue } from './zones.ts';
 
 const services = new Map<number, ServiceOption>([
   [1, { commservId: 1, name: 'Internet', qosCount: 2, whitelistCount: 0 }],
   [2, { commservId: 2, name: 'Bare', qosCount: 0, whitelistCount: 0 }],
 ]);
 
-function Harness({ zones }: { zones: { zoneName: string; commservIds: number[] }[] }) {
+function Harness({ zones, onForm }: { zones: ZoneValue[]; onForm?: (form: FormInstance) => void }) {
   const [form] = Form.useForm();
+  onForm?.(form);
   return (
     <AntApp>
       <Form form={form} initialValues={{ zones }}>
@@ -51,5 +53,18 @@ describe('zones editor', () => {
     render(<Harness zones={[{ zoneName: 'East', commservIds: [2] }]} />);
     fireEvent.click(screen.getByText('validate'));
     expect(await screen.findByText('Zone "East": communication service "Bare" has no QoS configured, select again')).toBeInTheDocument();
+  });
+
+  it('keeps a zone price as exact text, typed or loaded', async () => {
+    let form: FormInstance | undefined;
+    render(<Harness zones={[{ zoneName: 'West', price: '123456789012.34', commservIds: [] }]} onForm={(f) => { form = f; }} />);
+    const input = screen.getByLabelText('Zone price (CNY)');
+    expect(input).toHaveValue('123456789012.34');
+    fireEvent.change(input, { target: { value: '0.1' } });
+    fireEvent.blur(input);
+    await waitFor(() => expect(input).toHaveValue('0.10'));
+    const price: unknown = form!.getFieldValue(['zones', 0, 'price']);
+    expect(typeof price).toBe('string');
+    expect(priceText(price as string)).toBe('0.10');
   });
 });

@@ -1,6 +1,7 @@
 // Form values of the basic plan form and how they become the request body (pure, tested).
 import { SUPPLEMENTARY_TARIFFS, goodsTypeOfTariff, type BodyOf, type plan, type ResponseOf } from '@lynx/contract';
 import type { ZoneValue } from './zones.ts';
+import { priceText } from '../money.ts';
 
 export type PlanBody = Omit<BodyOf<typeof plan.saveBasicPlan>, 'copiedFrom'>;
 type Detail = ResponseOf<typeof plan.getBasicPlanDetail>;
@@ -15,14 +16,15 @@ export interface PlanFormValues {
   networkTypes: number[];
   renewalMode: number;
   remark?: string;
-  standardPrice: number;
-  salePrice: number;
+  /** prices are decimal text (inputs in string mode), never floats */
+  standardPrice: string;
+  salePrice: string;
   taxRate: number;
   profitShareRatio: number;
   profitShareMethod: number;
   overageGrade?: number | null;
-  overagePrice?: number | null;
-  downtimeFee?: number | null;
+  overagePrice?: string | null;
+  downtimeFee?: string | null;
   downtimeFreeMonths?: number | null;
   cycleUnit: number;
   cycleValue: number;
@@ -33,7 +35,7 @@ export interface PlanFormValues {
   testPeriodMonths?: number | null;
   silentPeriodMonths?: number | null;
   testQuotaKb?: number | null;
-  testPrice?: number | null;
+  testPrice?: string | null;
   testValidityDays?: number | null;
   apnIds?: number[];
   zones?: ZoneValue[];
@@ -42,31 +44,36 @@ export interface PlanFormValues {
 
 export const isPack = (tariffType: number | undefined) => tariffType !== undefined && SUPPLEMENTARY_TARIFFS.includes(tariffType);
 
-/** The request body: a supplementary pack sends no APN, zones, periods, downtime fee or change targets. */
+/**
+ * The request body: a supplementary pack sends no APN, zones, periods, downtime fee or change targets. Prices go out
+ * as decimal text; an emptied optional price is null (overage, zone) or 0 (downtime fee, test price).
+ */
 export function toBody(v: PlanFormValues): PlanBody {
   const pack = isPack(v.tariffType);
+  const zero = '0.00';
+  // standard and sale price are required on the form; an empty one ('') would be refused by the contract, never sent as 0
   return {
     code: v.code.trim(), name: v.name.trim(), tariffType: v.tariffType, goodsType: goodsTypeOfTariff(v.tariffType),
     operatorId: v.operatorId, operationMode: v.operationMode, networkTypes: v.networkTypes ?? [], renewalMode: v.renewalMode,
-    remark: v.remark?.trim() ?? '', standardPrice: v.standardPrice, salePrice: v.salePrice, taxRate: v.taxRate,
+    remark: v.remark?.trim() ?? '', standardPrice: priceText(v.standardPrice) ?? '', salePrice: priceText(v.salePrice) ?? '', taxRate: v.taxRate,
     profitShareRatio: v.profitShareRatio, profitShareMethod: v.profitShareMethod, overageGrade: v.overageGrade ?? null,
-    overagePrice: v.overagePrice ?? null, cycleUnit: v.cycleUnit, cycleValue: v.cycleValue, durationMonths: v.durationMonths,
+    overagePrice: priceText(v.overagePrice), cycleUnit: v.cycleUnit, cycleValue: v.cycleValue, durationMonths: v.durationMonths,
     quotaMb: v.quotaMb, useUpAction: v.useUpAction, terminateByUsage: !!v.terminateByUsage,
-    downtimeFee: pack ? 0 : (v.downtimeFee ?? 0), downtimeFreeMonths: pack ? 0 : (v.downtimeFreeMonths ?? 0),
+    downtimeFee: pack ? zero : (priceText(v.downtimeFee) ?? zero), downtimeFreeMonths: pack ? 0 : (v.downtimeFreeMonths ?? 0),
     testPeriodMonths: pack ? 0 : (v.testPeriodMonths ?? 0), silentPeriodMonths: pack ? 0 : (v.silentPeriodMonths ?? 0),
-    testQuotaKb: v.testQuotaKb ?? 100, testPrice: pack ? 0 : (v.testPrice ?? 0), testValidityDays: pack ? null : (v.testValidityDays ?? null),
+    testQuotaKb: v.testQuotaKb ?? 100, testPrice: pack ? zero : (priceText(v.testPrice) ?? zero), testValidityDays: pack ? null : (v.testValidityDays ?? null),
     apnIds: pack ? [] : (v.apnIds ?? []),
     zones: pack
       ? []
       : (v.zones ?? []).map((z) => ({
           zoneName: (z.zoneName ?? '').trim(), zoneNameEn: z.zoneNameEn?.trim() || null, regions: (z.regions ?? []).map((r) => r.trim()).filter(Boolean),
-          quotaMb: z.quotaMb ?? null, price: z.price ?? null, commservIds: z.commservIds ?? [],
+          quotaMb: z.quotaMb ?? null, price: priceText(z.price), commservIds: z.commservIds ?? [],
         })),
     alternativeIds: pack ? [] : (v.alternativeIds ?? []),
   };
 }
 
-/** Form values from a loaded plan (edit, or copy with a new code and name). */
+/** Form values from a loaded plan (edit, or copy with a new code and name); its prices stay the server's text. */
 export function fromDetail(d: Detail, copy: { code: string; name: string } | null): PlanFormValues {
   return {
     code: copy ? copy.code : d.code, name: copy ? copy.name : d.name, tariffType: d.tariffType, goodsType: d.goodsType,

@@ -14,7 +14,8 @@ export interface ZoneValue {
   zoneNameEn?: string | null;
   regions?: string[];
   quotaMb?: number | null;
-  price?: number | null;
+  /** decimal text, like every price on the form */
+  price?: string | null;
   commservIds?: number[];
 }
 

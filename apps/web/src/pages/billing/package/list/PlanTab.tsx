@@ -90,7 +90,7 @@ export function PlanTab({ category }: { category: 'basic' | 'supplementary' }) {
           },
           {
             title: f('salePrice'), dataIndex: 'salePrice', sorter: true, width: 150, align: 'right',
-            render: (v: number, r) => (
+            render: (v: string, r) => (
               <Space orientation="vertical" size={0} style={{ alignItems: 'flex-end' }}>
                 <span>{formatMoney(v)}</span>
                 {r.pendingPrice != null && (
@@ -104,7 +104,7 @@ export function PlanTab({ category }: { category: 'basic' | 'supplementary' }) {
           { title: f('tariffType'), dataIndex: 'tariffType', width: 120, render: (v: number) => <Tag color="blue">{TariffType.label(v, lang)}</Tag> },
           { title: f('goodsType'), dataIndex: 'goodsType', width: 100, render: (v: number) => PlanGoodsType.label(v, lang) },
           { title: f('operatorId'), dataIndex: 'operatorId', width: 110, render: (v: number | null) => Operator.label(v, lang) },
-          { title: f('standardPrice'), dataIndex: 'standardPrice', width: 130, align: 'right', render: (v: number) => formatMoney(v) },
+          { title: f('standardPrice'), dataIndex: 'standardPrice', width: 130, align: 'right', render: (v: string) => formatMoney(v) },
           { title: f('quota'), dataIndex: 'quotaMb', width: 120, align: 'right', render: (v: number) => formatSizeFromMB(v) },
           ...(staff
             ? [

@@ -67,7 +67,7 @@ export function UnpublishModal({ record, onClose, onDone }: { record: PlanRow | 
         columns={[
           { title: t('plan.changes.custName'), dataIndex: 'custName' },
           { title: t('plan.publish.level'), dataIndex: 'level', width: 110, render: (v: number) => CustomerLevel.label(v, lang) },
-          { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 130, align: 'right', render: (v: number) => formatMoney(v) },
+          { title: t('plan.publish.salePrice'), dataIndex: 'salePrice', width: 130, align: 'right', render: (v: string) => formatMoney(v) },
           { title: t('plan.publish.releasedBy'), dataIndex: 'releasedBy', width: 110 },
           { title: withZoneLabel(t('plan.publish.releasedAt')), dataIndex: 'releasedAt', width: 170, render: (v: string) => formatDateTime(v, lang) },
         ]}

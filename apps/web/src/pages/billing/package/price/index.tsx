@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { LiveText } from '../../../../request/LiveText.tsx';
-import { Alert, App, Button, Card, DatePicker, Descriptions, Form, Input, InputNumber, Result, Skeleton, Space } from 'antd';
+import { Alert, App, Button, Card, DatePicker, Descriptions, Form, Input, Result, Skeleton, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
@@ -9,11 +9,13 @@ import { TariffType, formatMoney, plan, withZoneLabel } from '@lynx/contract';
 import { LogicError, call } from '../../../../request/http.ts';
 import { required } from '../../../../components/rules.ts';
 import { businessTodayPicker } from '../../../../components/businessTime.ts';
-import { planPaths, useInvalidatePlans } from '../shared.tsx';
+import { PriceInputNumber, planPaths, useInvalidatePlans } from '../shared.tsx';
+import { comparePrices, priceText } from '../money.ts';
 import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
 interface Values {
-  salePrice: number;
+  /** decimal text (the input runs in string mode) */
+  salePrice: string;
   effectiveDate: Dayjs;
   remark?: string;
 }
@@ -66,7 +68,7 @@ export default function PriceAdjustmentPage() {
     setBusy(true);
     try {
       const r = await call(plan.adjustBasicPlanPrice, {
-        goodsReleaseId: id, salePrice: v.salePrice, effectiveDate: v.effectiveDate.format('YYYY-MM-DD'), remark: v.remark?.trim() || undefined,
+        goodsReleaseId: id, salePrice: priceText(v.salePrice) ?? '', effectiveDate: v.effectiveDate.format('YYYY-MM-DD'), remark: v.remark?.trim() || undefined,
       }, { silent: true });
       setResult(r);
       message.success(<LiveText k="common.operationSuccess" />);
@@ -113,9 +115,9 @@ export default function PriceAdjustmentPage() {
         <Form.Item
           name="salePrice"
           label={t('plan.price.newPrice')}
-          rules={[required(), { validator: async (_r, v: number | null) => { if (v != null && v === d.salePrice) throw new Error(t('plan.price.samePrice')); } }]}
+          rules={[required(), { validator: async (_r, v: string | null) => { if (comparePrices(v, d.salePrice) === 0) throw new Error(t('plan.price.samePrice')); } }]}
         >
-          <InputNumber min={0} precision={2} style={{ width: '100%' }} data-testid="price-new" />
+          <PriceInputNumber precision={2} data-testid="price-new" />
         </Form.Item>
         <Form.Item name="effectiveDate" label={withZoneLabel(t('plan.price.effectiveDate'))} rules={[required()]}>
           <DatePicker style={{ width: '100%' }} disabledDate={(day) => day.isBefore(businessTodayPicker(), 'day')} />

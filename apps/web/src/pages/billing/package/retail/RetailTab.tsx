@@ -84,10 +84,10 @@ export function RetailTab() {
           render: (v: string, r) => <a onClick={() => navigate(retailPaths.basicDetail(r))}>{v}</a>,
         },
         // the prices and the status first: they are what the list is read for
-        { title: f('price'), dataIndex: 'price', align: 'right', sorter: true, render: (v: number) => <Typography.Text strong>{formatMoney(v)}</Typography.Text> },
-        { title: f('crossedPrice'), dataIndex: 'crossedPrice', align: 'right', render: (v: number | null) => <CrossedPrice value={v} /> },
+        { title: f('price'), dataIndex: 'price', align: 'right', sorter: true, render: (v: string) => <Typography.Text strong>{formatMoney(v)}</Typography.Text> },
+        { title: f('crossedPrice'), dataIndex: 'crossedPrice', align: 'right', render: (v: string | null) => <CrossedPrice value={v} /> },
         { title: f('status'), dataIndex: 'status', render: (v: number) => <StatusTag enumOf={RetailStatus} value={v} colors={RETAIL_STATUS_COLORS} /> },
-        { title: f('basicSalePrice'), dataIndex: 'basicSalePrice', align: 'right', render: (v: number) => formatMoney(v) },
+        { title: f('basicSalePrice'), dataIndex: 'basicSalePrice', align: 'right', render: (v: string) => formatMoney(v) },
         {
           title: f('dividend'), key: 'dividend',
           render: (_: unknown, r) => `${ProfitShareMethod.label(r.dividendMethod, lang)} · ${percent(r.dividendProportion, true)}`,

@@ -23,7 +23,7 @@ export const retailPaths = {
 };
 
 /** A price struck through, as end users see it next to the retail price. */
-export function CrossedPrice({ value }: { value: number | null | undefined }) {
+export function CrossedPrice({ value }: { value: string | null | undefined }) {
   if (value === null || value === undefined) return <>-</>;
   return <Typography.Text delete type="secondary">{formatMoney(value)}</Typography.Text>;
 }

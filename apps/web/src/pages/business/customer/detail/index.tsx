@@ -146,7 +146,7 @@ export default function BusinessCustomerDetail() {
               { title: M('planName'), dataIndex: 'name', render: (v: string, r) => <Link className="lx-user-text" to={`/billing/package/basicdetail/${r.goodsReleaseId}/${r.tariffType}`}>{v}</Link> },
               { title: M('planCode'), dataIndex: 'code' },
               { title: t('plan.fields.tariffType'), dataIndex: 'tariffType', render: (v: number) => TariffType.label(v, lang) },
-              { title: M('salePrice'), dataIndex: 'salePrice', align: 'right', render: (v: number) => formatMoney(v) },
+              { title: M('salePrice'), dataIndex: 'salePrice', align: 'right', render: (v: string) => formatMoney(v) },
             ]}
           />
         </Section>

@@ -60,7 +60,7 @@ export function CardActions({ d }: { d: Basic }) {
   const policy = useCardQuery(carddetail.getCardPolicy, iccid, views.zone.shown);
   const labels = useQuery({ queryKey: [cardcat.getLabelOptions.name], queryFn: ({ signal }) => call(cardcat.getLabelOptions, {}, { signal, silent: true }), enabled: canEdit });
   const plan = cycle.data?.plan;
-  const opt = (o: { goodsReleaseId: number; name: string; price: number }) => ({ value: o.goodsReleaseId, label: `${o.name} · ${formatMoney(o.price)}` });
+  const opt = (o: { goodsReleaseId: number; name: string; price: string }) => ({ value: o.goodsReleaseId, label: `${o.name} · ${formatMoney(o.price)}` });
   const nameOf = (list: { goodsReleaseId: number; name: string }[] | undefined, id: number) => list?.find((p) => p.goodsReleaseId === id)?.name ?? '';
   /** a choice inside a dialog (a state change, block or permit): disabled with its reason under it when not possible now (so a
    * chosen option, always an allowed one, shows its plain name) */

@@ -15,6 +15,8 @@ import { fieldOfRefusal, saveWithNameConfirm } from '../saveFlow.ts';
 import { RETAIL_LIST_PATH, retailPaths, useDebounced, useRetailBasics, useRetailCustomers } from '../shared.tsx';
 import { invalidateRetail } from '../RetailTab.tsx';
 import { usePageTitle } from '../../../../../layout/pageTitle.ts';
+import { PriceInputNumber } from '../../shared.tsx';
+import { comparePrices, priceText } from '../../money.ts';
 
 const { RetailStatus } = retail;
 const NAME_MAX = 64;
@@ -24,8 +26,9 @@ interface RetailFormValues {
   retailName: string;
   custId?: number;
   goodsReleaseId?: number;
-  price?: number | null;
-  crossedPrice?: number | null;
+  /** prices are decimal text (inputs in string mode), never floats */
+  price?: string | null;
+  crossedPrice?: string | null;
   taxRate?: number | null;
   dividendMethod: number;
   dividendProportion?: number | null;
@@ -37,8 +40,6 @@ const FIELDS = [
   'retailName', 'custId', 'goodsReleaseId', 'price', 'crossedPrice', 'taxRate', 'dividendMethod', 'dividendProportion', 'description',
   'eventGoodsReleaseId', 'status',
 ] as const;
-
-const cents = (v: number) => Math.round(v * 100);
 
 /**
  * /billing/package/addretail, /editretail/:retailId and /copyretail/:retailId/:isCopy: one form. The price
@@ -129,8 +130,8 @@ export default function RetailFormPage() {
       return;
     }
     const body = {
-      retailName: v.retailName.trim(), custId: v.custId!, goodsReleaseId: v.goodsReleaseId!, price: v.price!,
-      crossedPrice: v.crossedPrice ?? null, taxRate: v.taxRate ?? 0, dividendMethod: v.dividendMethod, dividendProportion: v.dividendProportion!,
+      retailName: v.retailName.trim(), custId: v.custId!, goodsReleaseId: v.goodsReleaseId!, price: priceText(v.price) ?? '',
+      crossedPrice: priceText(v.crossedPrice), taxRate: v.taxRate ?? 0, dividendMethod: v.dividendMethod, dividendProportion: v.dividendProportion!,
       description: v.description?.trim() ?? '', eventGoodsReleaseId: v.eventGoodsReleaseId ?? null, status: v.status,
     };
     setBusy(true);
@@ -172,19 +173,17 @@ export default function RetailFormPage() {
     required(),
     ruleOf((x) => validateAmount(x, { allowZero: true })),
     {
-      validator: async (_r, x: number | null | undefined) => {
-        if (x === null || x === undefined || floor === null) return;
-        if (cents(x) <= cents(floor)) throw new Error(t('retail.rules.priceNotAbove', { price: floor.toFixed(2) }));
+      validator: async (_r, x: string | null | undefined) => {
+        const order = floor === null ? null : comparePrices(x, floor);
+        if (order !== null && order <= 0) throw new Error(t('retail.rules.priceNotAbove', { price: formatMoney(floor) }));
       },
     },
   ];
   const crossedRules: Rule[] = [
     ruleOf((x) => validateAmount(x, { allowZero: true }), { optional: true }),
     ({ getFieldValue }) => ({
-      validator: async (_r, x: number | null | undefined) => {
-        const price = getFieldValue('price') as number | null | undefined;
-        if (x === null || x === undefined || price === null || price === undefined) return;
-        if (cents(x) < cents(price)) throw new Error(t('retail.rules.crossedTooLow'));
+      validator: async (_r, x: string | null | undefined) => {
+        if (comparePrices(x, getFieldValue('price') as string | null | undefined) === -1) throw new Error(t('retail.rules.crossedTooLow'));
       },
     }),
   ];
@@ -272,12 +271,12 @@ export default function RetailFormPage() {
               dependencies={['goodsReleaseId']}
               extra={floor !== null ? t('retail.hints.priceFloor', { price: formatMoney(floor) }) : t('retail.hints.price')}
             >
-              <InputNumber min={0} step={1} style={{ width: '100%' }} placeholder="0.00" data-testid="retail-price" />
+              <PriceInputNumber step={1} placeholder="0.00" data-testid="retail-price" />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
             <Form.Item name="crossedPrice" label={f('crossedPrice')} rules={crossedRules} dependencies={['price']} extra={t('retail.hints.crossedPrice')}>
-              <InputNumber min={0} step={1} style={{ width: '100%' }} placeholder="0.00" data-testid="retail-crossed" />
+              <PriceInputNumber step={1} placeholder="0.00" data-testid="retail-crossed" />
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>

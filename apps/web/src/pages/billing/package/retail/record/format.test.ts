@@ -4,7 +4,12 @@ import { formatRecordValue } from './format.ts';
 
 describe('formatRecordValue', () => {
   it.each([
+    ['price', '1234.50', 'zh', '1,234.50'],
+    ['price', '0.10', 'en', '0.10'],
+    ['price', '123456789012.34', 'en', '123,456,789,012.34'],
     ['price', 1234.5, 'zh', '1,234.50'],
+    ['crossedPrice', '19.99', 'en', '19.99'],
+    ['price', 'abc', 'en', '-'],
     ['crossedPrice', null, 'en', '-'],
     ['taxRate', 6, 'en', '6'],
     ['dividendProportion', 15.5, 'en', '15.5'],

@@ -10,7 +10,8 @@ export function formatRecordValue(field: string, value: unknown, lang: Lang): st
     const ref = value as { id: unknown; name: string };
     return ref.name ? `${ref.name} (ID ${String(ref.id)})` : `ID ${String(ref.id)}`;
   }
-  if (MONEY.has(field)) return formatMoney(value as number);
+  // money is recorded as decimal text ('1234.50'); records written before that hold a number (1234.5)
+  if (MONEY.has(field)) return formatMoney(typeof value === 'string' || typeof value === 'number' ? value : null);
   // the field labels carry the unit (税率（%）), so the value does not
   if (PERCENT.has(field)) return Number(value).toFixed(2).replace(/\.?0+$/, '');
   if (field === 'status') return retail.RetailStatus.label(value as number, lang);

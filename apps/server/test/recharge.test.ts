@@ -338,6 +338,51 @@ describe.each(backends)('top-ups on %s', (backend) => {
     expect((await ok('getReviewSummary', {}, channel)).pending).toBe(0);
   });
 
+  it('the review summary counts only what the caller may see; its next due time is the earliest still ahead', async () => {
+    // waiting transfers in three places: the enterprise's own (one overdue), its sub-customer's, and the other tree's
+    const own = (await publicTopUp(enterprise)).body.data.rechargeId;
+    await q("update recharge_orders set due_at = now() - interval '1 hour' where recharge_id = $1", [own]);
+    expect((await publicTopUp(enterprise, { custId: zxEast })).body.success).toBe(true);
+    expect((await publicTopUp(admin, { custId: hd })).body.success).toBe(true);
+    const expected = async (scope: string, param: number | null) => {
+      const [r] = await q<{ pending: string; overdue: string; next_due: Date | string | null }>(`select count(*) as pending,
+        count(*) filter (where due_at < now()) as overdue, min(due_at) filter (where due_at >= now()) as next_due
+        from recharge_orders where audit_state = 0 and ${scope}`, param === null ? [] : [param]);
+      return { pending: Number(r.pending), overdue: Number(r.overdue), nextDueAt: r.next_due === null ? null : new Date(r.next_due).toISOString() };
+    };
+    const [zxRoot, hdRoot] = [(await ownerOf(t, 'enterprise')).root_cust_id, (await ownerOf(t, 'channel')).root_cust_id];
+
+    const all = await ok('getReviewSummary', {}, admin);
+    expect(all).toEqual(await expected('true', null));
+    const zxTree = await ok('getReviewSummary', {}, enterprise);
+    expect(zxTree).toEqual(await expected('root_cust_id = $1', zxRoot));
+    const hdTree = await ok('getReviewSummary', {}, channel);
+    expect(hdTree).toEqual(await expected('root_cust_id = $1', hdRoot));
+    // each tenant's counts are its own: together they are the staff's
+    expect(zxTree.pending).toBeGreaterThanOrEqual(2);
+    expect(hdTree.pending).toBeGreaterThanOrEqual(1);
+    expect(zxTree.overdue).toBeGreaterThanOrEqual(1);
+    expect(hdTree.overdue).toBe(0);
+    expect(all.pending).toBe(zxTree.pending + hdTree.pending);
+    // a second-level customer counts only its own
+    const subActor: Actor = {
+      accountId: 0, loginName: 'sub', userName: 'sub', roleId: RoleType.SubCustomer, roleName: '', roleType: RoleType.SubCustomer,
+      custId: zxEast, rootCustId: zx, permissions: new Set(), mustResetPassword: false,
+    };
+    const sub = await paymentsOf(t.app).service.reviewSummary(subActor);
+    expect(sub).toEqual(await expected('cust_id = $1', zxEast));
+    expect(sub.pending).toBeLessThan(zxTree.pending);
+    // the demo's sub-customer account has no recharge screen: refused, no counts
+    const subToken = await t.login('subcustomer');
+    const refused = (await t.call(`${R}/getReviewSummary`, {}, { token: subToken })).body;
+    expect(refused.errorCode).toBe(ErrorCode.PermissionDenied);
+    expect(refused.data).toBeNull();
+    // the next due time is ahead even with one overdue (not the overdue one's), and none when all are overdue
+    expect(new Date(zxTree.nextDueAt).getTime()).toBeGreaterThan(Date.now());
+    await q("update recharge_orders set due_at = now() - interval '1 minute' where audit_state = 0 and root_cust_id = $1", [hdRoot]);
+    expect(await ok('getReviewSummary', {}, channel)).toEqual({ pending: hdTree.pending, overdue: hdTree.pending, nextDueAt: null });
+  });
+
   it('refunds: only of a confirmed top-up, up to what is left of it and the withdrawable pre-deposit; finance only', async () => {
     const order = await online('100.00');
     await sim().pay(order.payOrderNo);

@@ -16,6 +16,7 @@ import { LogoModal } from './LogoModal.tsx';
 import { ChangePasswordModal } from './ChangePasswordModal.tsx';
 import { GlobalSearch } from './GlobalSearch.tsx';
 import { DownloadBadge } from './DownloadBadge.tsx';
+import { ReviewBadge } from './ReviewBadge.tsx';
 
 export function Header() {
   const { t } = useTranslation();
@@ -70,6 +71,7 @@ export function Header() {
         <Dropdown menu={{ items: helpItems, onClick: ({ key }) => navigate(key) }}>
           <Button type="text" icon={<QuestionCircleOutlined />}>{t('shell.help')}</Button>
         </Dropdown>
+        <ReviewBadge />
         <DownloadBadge />
         <Button type="text" icon={<GlobalOutlined />} onClick={() => setLanguage(currentLang() === 'zh' ? 'en' : 'zh')} data-testid="lang-toggle"
           lang={currentLang() === 'zh' ? 'en' : 'zh-CN'}>

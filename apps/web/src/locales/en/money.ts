@@ -4,6 +4,15 @@ import type { Messages } from '../types.ts';
 const en: Messages<typeof zh> = {
   currency: 'CNY',
   withCurrency: '{{label}} (CNY)',
+  noteTooLong: 'At most {{max}} characters',
+  reviewBadge: {
+    none: 'No public top-ups waiting for review',
+    pending: '{{pending}} public top-up(s) waiting for review',
+    overdue: '{{pending}} public top-up(s) waiting for review, {{overdue}} overdue',
+    nextDue: 'Next due at {{due}} ({{zone}})',
+    openOverdue: 'Click to see the overdue ones',
+    openPending: 'Click to see them',
+  },
   balance: {
     preDeposit: 'Pre-deposit',
     grants: 'Grants',
@@ -58,6 +67,7 @@ const en: Messages<typeof zh> = {
     sources: {
       opening: 'Opening balance',
       recharge: 'Top-up',
+      rechargeRefund: 'Refund',
       withdraw: 'Withdrawal',
       credit: 'Credit',
     },

@@ -114,6 +114,8 @@ const en: Messages<typeof zh> = {
     receivedAt: 'Received',
     refundNo: 'Refund number',
     reason: 'Reason',
+    refundState: 'State',
+    refundPending: 'A pending refund has already left the pre-deposit; the payment channel has yet to confirm it, and it turns to refunded once it does.',
   },
   outcome: {
     credited: 'Credited',
@@ -128,6 +130,5 @@ const en: Messages<typeof zh> = {
   },
   amountInvalid: 'Enter an amount above 0 with at most two decimals',
   amountTooBig: 'At most {{max}} CNY at a time',
-  tooLong: 'At most {{max}} characters',
 };
 export default en;

@@ -3,7 +3,7 @@ import type { Messages } from '../types.ts';
 
 const en: Messages<typeof zh> = {
   title: 'Withdrawals',
-  intro: 'Only pre-deposit can be withdrawn (grants never), and one withdrawal at a time. The amount is held as soon as you apply; once finance approves it, it is paid out in the run on the 10th of each month and arrives in about 10 days. A rejected withdrawal returns the held amount to the pre-deposit.',
+  intro: 'Only pre-deposit can be withdrawn (grants never), and one withdrawal at a time. The amount is held as soon as you apply; once finance approves it, it is paid out in the run on the 10th of each month and arrives in about 10 days. A rejected withdrawal returns the held amount to the pre-deposit. A withdrawal whose payout failed 3 times is marked "Payout failed": the amount stays held until finance retries the payout or rejects it.',
   emptyHint: 'No withdrawals yet',
   f: {
     withdrawNo: 'Number',
@@ -20,6 +20,10 @@ const en: Messages<typeof zh> = {
     expectedRun: 'Payout run',
     paidAt: 'Paid at',
     remark: 'Note',
+    payoutFailure: 'Payout failure',
+    payoutAttempts: 'Payout attempts',
+    payoutFailedAt: 'Payout failed at',
+    payoutError: 'Last failure reason',
   },
   action: {
     apply: 'Apply for withdrawal',
@@ -29,6 +33,7 @@ const en: Messages<typeof zh> = {
     runs: 'Payout runs',
     calendar: 'Working days',
     detail: 'Details',
+    retry: 'Retry payout',
   },
   apply: {
     title: 'Apply for a withdrawal',
@@ -72,7 +77,15 @@ const en: Messages<typeof zh> = {
     startedBy: 'Started by',
     startedAt: 'Started at',
     finishedAt: 'Finished at',
+    failed: 'Failed',
   },
+  retry: {
+    title: 'Retry payout',
+    confirm: 'It goes back to approved and is paid by the next payout run. Retry the payout of {{amount}} CNY to {{cust}} ({{bank}}, {{account}})?',
+    done: 'Approved again; the next payout run pays it',
+  },
+  payoutFailureTip: 'Tried {{attempts}} times; marked payout failed at {{at}}. Reason: {{reason}}',
+  payoutRetryingTip: 'The last payout attempt failed; it will be tried again. Reason: {{reason}}',
   info: {
     title: 'Withdrawal',
   },

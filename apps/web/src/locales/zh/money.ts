@@ -2,6 +2,15 @@
 export default {
   currency: '元',
   withCurrency: '{{label}}（元）',
+  noteTooLong: '不能超过 {{max}} 个字符',
+  reviewBadge: {
+    none: '暂无待审核的对公充值',
+    pending: '{{pending}} 笔对公充值待审核',
+    overdue: '{{pending}} 笔对公充值待审核，其中 {{overdue}} 笔已超期',
+    nextDue: '下一笔审核截止时间：{{due}}（{{zone}}）',
+    openOverdue: '点击查看超期记录',
+    openPending: '点击查看待审核记录',
+  },
   balance: {
     preDeposit: '预存款',
     grants: '赠送金',
@@ -56,6 +65,7 @@ export default {
     sources: {
       opening: '期初余额',
       recharge: '充值单',
+      rechargeRefund: '退款单',
       withdraw: '提现单',
       credit: '授信',
     },

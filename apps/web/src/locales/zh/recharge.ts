@@ -112,6 +112,8 @@ const zh = {
     receivedAt: '收到时间',
     refundNo: '退款单号',
     reason: '原因',
+    refundState: '退款状态',
+    refundPending: '退款处理中的金额已从预存款扣除，正在等待支付渠道确认，确认后自动变为已退款。',
   },
   outcome: {
     credited: '已入账',
@@ -126,6 +128,5 @@ const zh = {
   },
   amountInvalid: '请输入大于 0、最多两位小数的金额',
   amountTooBig: '单笔不能超过 {{max}} 元',
-  tooLong: '不能超过 {{max}} 个字符',
 };
 export default zh;

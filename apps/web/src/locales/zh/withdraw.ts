@@ -1,7 +1,7 @@
 /** Business › Withdrawals and the working-day calendar (issue 13). */
 export default {
   title: '提现列表',
-  intro: '提现只能提取预存款（赠送金不可提现），同一时间只能有一笔提现在处理中；申请后金额立即冻结，财务审核通过后于每月 10 日统一打款，约 10 天到账；驳回时冻结金额退回预存款。',
+  intro: '提现只能提取预存款（赠送金不可提现），同一时间只能有一笔提现在处理中；申请后金额立即冻结，财务审核通过后于每月 10 日统一打款，约 10 天到账；驳回时冻结金额退回预存款。打款连续失败 3 次的提现标记为「打款失败」，金额仍冻结，由财务重新打款或驳回。',
   emptyHint: '还没有提现申请',
   f: {
     withdrawNo: '提现单号',
@@ -18,6 +18,10 @@ export default {
     expectedRun: '打款日',
     paidAt: '打款时间',
     remark: '备注',
+    payoutFailure: '打款失败原因',
+    payoutAttempts: '打款尝试次数',
+    payoutFailedAt: '打款失败时间',
+    payoutError: '最近一次失败原因',
   },
   action: {
     apply: '申请提现',
@@ -27,6 +31,7 @@ export default {
     runs: '打款批次',
     calendar: '工作日历',
     detail: '详情',
+    retry: '重新打款',
   },
   apply: {
     title: '申请提现',
@@ -70,7 +75,15 @@ export default {
     startedBy: '发起人',
     startedAt: '开始时间',
     finishedAt: '完成时间',
+    failed: '打款失败',
   },
+  retry: {
+    title: '重新打款',
+    confirm: '重新打款：该提现回到待打款，由下一次打款批次支付。确认重新打款 {{cust}} 的提现 {{amount}} 元到 {{bank}}（{{account}}）？',
+    done: '已回到待打款，将由下一次打款批次支付',
+  },
+  payoutFailureTip: '已尝试 {{attempts}} 次，{{at}} 标记为打款失败。原因：{{reason}}',
+  payoutRetryingTip: '上次打款失败，等待再次打款。原因：{{reason}}',
   info: {
     title: '提现详情',
   },

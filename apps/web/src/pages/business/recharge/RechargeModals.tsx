@@ -4,16 +4,18 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
-  ErrorCode, PayChannel, PayState, RECHARGE_RULES, STAFF_ROLE_TYPES, Perm, capital, fenToMoney, formatDateTime, formatMoney, moneyToFen, recharge,
+  ErrorCode, PayChannel, PayState, RECHARGE_RULES, RefundState, STAFF_ROLE_TYPES, Perm, capital, fenToMoney, formatDateTime, formatMoney, moneyToFen, recharge,
   type ResponseOf,
 } from '@lynx/contract';
 import { call, upload } from '../../../request/http.ts';
 import { useFormSave } from '../../../components/useFormSave.ts';
+import { useConfirmSubmit } from '../../../components/useConfirmSubmit.ts';
 import { usePerm } from '../../../components/PermButton.tsx';
 import { ImageUpload } from '../../../components/ImageUpload.tsx';
 import { businessTodayPicker, pickerToDay } from '../../../components/businessTime.ts';
 import { useSession } from '../../../stores/session.ts';
 import { CustomerSelect } from '../../home/customer/CustomerSelect.tsx';
+import { NoteField } from '../shared/NoteField.tsx';
 
 export type RechargeRow = ResponseOf<typeof recharge.getRechargePage>['list'][number];
 export type RechargeDetail = ResponseOf<typeof recharge.getRechargeDetail>;
@@ -22,9 +24,9 @@ export const PAY_STATE_COLORS: Record<number, string> = {
   [PayState.Unpaid]: 'gold', [PayState.Paid]: 'blue', [PayState.Confirmed]: 'green', [PayState.Closed]: 'default', [PayState.Failed]: 'red',
 };
 export const AUDIT_STATE_COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+export const REFUND_STATE_COLORS: Record<number, string> = { [RefundState.Pending]: 'processing', [RefundState.Done]: 'success', [RefundState.Failed]: 'error' };
 
 const MAX_FEN = moneyToFen(RECHARGE_RULES.maxAmount)!;
-const chars = (s: string) => [...s].length;
 
 /** The amount rule of every money field here: above 0, two decimals, at most the top-up maximum (the server checks again). */
 export function useAmountRule(maxFen: bigint = MAX_FEN, tooBig?: string) {
@@ -39,12 +41,6 @@ export function useAmountRule(maxFen: bigint = MAX_FEN, tooBig?: string) {
     },
   };
 }
-
-const lengthRule = (max: number, message: string) => ({
-  validator: async (_r: unknown, v: string | undefined) => {
-    if (v && chars(v.trim()) > max) throw new Error(message);
-  },
-});
 
 /** Whether the viewer picks the customer of a top-up: staff must, a channel customer may (its tree), others top up their own. */
 function useCustomerChoice() {
@@ -61,9 +57,9 @@ function useCustomerChoice() {
 export function OnlineTopUpModal({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
-  const { modal } = App.useApp();
   const [form] = Form.useForm<{ custId?: number; amount: string; gateway: string; note?: string }>();
   const { busy, save } = useFormSave(form, { [ErrorCode.MoneyAmountInvalid]: 'amount', [ErrorCode.PaymentChannelNotInstalled]: 'gateway' });
+  const confirmSubmit = useConfirmSubmit(form);
   const who = useCustomerChoice();
   const [order, setOrder] = useState<{ rechargeId: number; cashierUrl: string; blocked: boolean; custId?: number } | null>(null);
   const O = (k: string, o?: Record<string, unknown>) => t(`recharge.onlineForm.${k}`, o);
@@ -80,22 +76,15 @@ export function OnlineTopUpModal({ open, onClose, onDone }: { open: boolean; onC
     }
   }, [open, form]);
 
-  const submit = async () => {
-    let v: { custId?: number; amount: string; gateway: string; note?: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
+  const submit = () => confirmSubmit(async (v) => {
     const amount = fenToMoney(moneyToFen(v.amount.trim())!);
     // the customer's name for the confirmation (the caller's own without a choice)
     const cust = await call(capital.getCapitalDetail, v.custId ? { custId: v.custId } : {}, { silent: true }).catch(() => null);
-    modal.confirm({
+    return {
       title: O('confirmTitle'),
       content: O('confirm', { amount: formatMoney(amount), customer: cust?.custName ?? '-' }),
       okText: O('submit'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'recharge-online-confirm' } as Record<string, string>,
+      testId: 'recharge-online-confirm',
       onOk: async () => {
         // opened during the click: a tab opened after the call returns would be stopped as a popup
         const tab = window.open('about:blank', '_blank');
@@ -114,8 +103,8 @@ export function OnlineTopUpModal({ open, onClose, onDone }: { open: boolean; onC
         setOrder({ rechargeId: c.rechargeId, cashierUrl: c.cashierUrl, blocked: !tab, custId: v.custId });
         onDone();
       },
-    });
-  };
+    };
+  });
 
   return (
     <Modal
@@ -150,9 +139,7 @@ export function OnlineTopUpModal({ open, onClose, onDone }: { open: boolean; onC
               }))}
             />
           </Form.Item>
-          <Form.Item name="note" label={O('note')} rules={[lengthRule(RECHARGE_RULES.noteMax, t('recharge.tooLong', { max: RECHARGE_RULES.noteMax }))]}>
-            <Input.TextArea rows={2} showCount={{ formatter: ({ value }) => `${chars(value)} / ${RECHARGE_RULES.noteMax}` }} />
-          </Form.Item>
+          <NoteField name="note" label={O('note')} max={RECHARGE_RULES.noteMax} />
         </Form>
       )}
     </Modal>
@@ -210,8 +197,9 @@ function PaymentWait({ order, onSettled }: { order: { rechargeId: number; cashie
  */
 export function PublicTopUpModal({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const { modal, message } = App.useApp();
+  const { message } = App.useApp();
   const [form] = Form.useForm<{ custId?: number; amount: string; serialNo: string; transferDate: Dayjs; proofFileId: string; note?: string }>();
+  const confirmSubmit = useConfirmSubmit(form);
   const { busy, save } = useFormSave(form, {
     [ErrorCode.MoneyAmountInvalid]: 'amount', [ErrorCode.RechargeSerialUsed]: 'serialNo', [ErrorCode.RechargeTransferDateInvalid]: 'transferDate',
     [ErrorCode.RechargeProofInvalid]: 'proofFileId',
@@ -234,20 +222,12 @@ export function PublicTopUpModal({ open, onClose, onDone }: { open: boolean; onC
     if (r?.used) form.setFields([{ name: 'serialNo', errors: [P('serialUsed')] }]);
   };
 
-  const submit = async () => {
-    let v: { custId?: number; amount: string; serialNo: string; transferDate: Dayjs; proofFileId: string; note?: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
+  const submit = () => confirmSubmit((v) => {
     const amount = fenToMoney(moneyToFen(v.amount.trim())!);
-    modal.confirm({
+    return {
       title: P('confirmTitle'),
       content: P('confirm', { amount: formatMoney(amount), serial: v.serialNo.trim() }),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'recharge-public-confirm' } as Record<string, string>,
+      testId: 'recharge-public-confirm',
       onOk: async () => {
         let due = '';
         const ok = await save(async () => {
@@ -263,8 +243,8 @@ export function PublicTopUpModal({ open, onClose, onDone }: { open: boolean; onC
           onClose();
         }
       },
-    });
-  };
+    };
+  });
 
   return (
     <Modal open={open} title={P('title')} onCancel={onClose} onOk={submit} okText={t('common.submit')} cancelText={t('common.cancel')}
@@ -309,9 +289,7 @@ export function PublicTopUpModal({ open, onClose, onDone }: { open: boolean; onC
             <p>{proofName ? <span data-testid="recharge-proof-name">{P('proofUploaded', { name: proofName })}</span> : P('proofHint')}</p>
           </ImageUpload>
         </Form.Item>
-        <Form.Item name="note" label={P('note')} rules={[lengthRule(RECHARGE_RULES.noteMax, t('recharge.tooLong', { max: RECHARGE_RULES.noteMax }))]}>
-          <Input.TextArea rows={2} showCount={{ formatter: ({ value }) => `${chars(value)} / ${RECHARGE_RULES.noteMax}` }} />
-        </Form.Item>
+        <NoteField name="note" label={P('note')} max={RECHARGE_RULES.noteMax} />
       </Form>
     </Modal>
   );
@@ -320,9 +298,9 @@ export function PublicTopUpModal({ open, onClose, onDone }: { open: boolean; onC
 /** Finance's review of a public transfer: approve (credited at once) or reject with a reason, each confirmed. */
 export function ReviewModal({ row, onClose, onDone }: { row: RechargeRow | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const [form] = Form.useForm<{ approve: boolean; reason?: string }>();
   const { busy, save } = useFormSave(form);
+  const confirmSubmit = useConfirmSubmit(form);
   const V = (k: string, o?: Record<string, unknown>) => t(`recharge.reviewForm.${k}`, o);
   const approve = Form.useWatch('approve', form);
   useEffect(() => {
@@ -330,28 +308,19 @@ export function ReviewModal({ row, onClose, onDone }: { row: RechargeRow | null;
   }, [row, form]);
   if (!row) return null;
 
-  const submit = async () => {
-    let v: { approve: boolean; reason?: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    modal.confirm({
-      title: V('title'),
-      content: v.approve ? V('confirmApprove', { amount: formatMoney(row.amount), customer: row.custName ?? '' }) : V('confirmReject'),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { danger: !v.approve, 'data-testid': 'recharge-review-confirm' } as ButtonProps,
-      onOk: async () => {
-        const ok = await save(() => call(recharge.reviewRecharge, { rechargeId: row.rechargeId, approve: v.approve, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) }, { silent: true }));
-        if (ok) {
-          onDone();
-          onClose();
-        }
-      },
-    });
-  };
+  const submit = () => confirmSubmit((v) => ({
+    title: V('title'),
+    content: v.approve ? V('confirmApprove', { amount: formatMoney(row.amount), customer: row.custName ?? '' }) : V('confirmReject'),
+    danger: !v.approve,
+    testId: 'recharge-review-confirm',
+    onOk: async () => {
+      const ok = await save(() => call(recharge.reviewRecharge, { rechargeId: row.rechargeId, approve: v.approve, ...(v.reason?.trim() ? { reason: v.reason.trim() } : {}) }, { silent: true }));
+      if (ok) {
+        onDone();
+        onClose();
+      }
+    },
+  }));
 
   return (
     <Modal open title={V('title')} onCancel={onClose} onOk={submit} okText={t('common.submit')} cancelText={t('common.cancel')} confirmLoading={busy}
@@ -366,13 +335,7 @@ export function ReviewModal({ row, onClose, onDone }: { row: RechargeRow | null;
             <Radio value={false} data-testid="recharge-review-reject">{V('reject')}</Radio>
           </Radio.Group>
         </Form.Item>
-        <Form.Item name="reason" label={V('reason')}
-          rules={[
-            ...(approve === false ? [{ required: true, whitespace: true, message: V('reasonRequired') }] : []),
-            lengthRule(RECHARGE_RULES.reasonMax, t('recharge.tooLong', { max: RECHARGE_RULES.reasonMax })),
-          ]}>
-          <Input.TextArea rows={2} showCount={{ formatter: ({ value }) => `${chars(value)} / ${RECHARGE_RULES.reasonMax}` }} />
-        </Form.Item>
+        <NoteField name="reason" label={V('reason')} max={RECHARGE_RULES.reasonMax} required={approve === false && V('reasonRequired')} />
       </Form>
     </Modal>
   );
@@ -381,9 +344,9 @@ export function ReviewModal({ row, onClose, onDone }: { row: RechargeRow | null;
 /** A refund of a confirmed top-up: at most what is left of it; the reason required; confirmed before it goes. */
 export function RefundModal({ row, onClose, onDone }: { row: RechargeRow | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const [form] = Form.useForm<{ amount: string; reason: string }>();
   const { busy, save } = useFormSave(form, { [ErrorCode.RechargeRefundTooMuch]: 'amount', [ErrorCode.BalanceInsufficient]: 'amount', [ErrorCode.MoneyAmountInvalid]: 'amount' });
+  const confirmSubmit = useConfirmSubmit(form);
   const F = (k: string, o?: Record<string, unknown>) => t(`recharge.refundForm.${k}`, o);
   const d = useQuery({
     queryKey: [recharge.getRechargeDetail.name, row?.rechargeId, 'refund'],
@@ -399,20 +362,13 @@ export function RefundModal({ row, onClose, onDone }: { row: RechargeRow | null;
   }, [row, d.data, form]);
   if (!row) return null;
 
-  const submit = async () => {
-    let v: { amount: string; reason: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
+  const submit = () => confirmSubmit((v) => {
     const amount = fenToMoney(moneyToFen(v.amount.trim())!);
-    modal.confirm({
+    return {
       title: F('confirmTitle'),
       content: F('confirm', { amount: formatMoney(amount), customer: row.custName ?? '' }),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'recharge-refund-confirm' } as ButtonProps,
+      danger: true,
+      testId: 'recharge-refund-confirm',
       onOk: async () => {
         const ok = await save(() => call(recharge.refundRecharge, { rechargeId: row.rechargeId, amount, reason: v.reason.trim() }, { silent: true }));
         if (ok) {
@@ -420,8 +376,8 @@ export function RefundModal({ row, onClose, onDone }: { row: RechargeRow | null;
           onClose();
         }
       },
-    });
-  };
+    };
+  });
 
   return (
     <Modal open title={F('title')} onCancel={onClose} onOk={submit} okText={t('common.submit')} cancelText={t('common.cancel')} confirmLoading={busy}
@@ -432,10 +388,7 @@ export function RefundModal({ row, onClose, onDone }: { row: RechargeRow | null;
           <Form.Item name="amount" label={F('amount')} required rules={[amountRule]}>
             <Input inputMode="decimal" maxLength={15} data-testid="recharge-refund-amount" />
           </Form.Item>
-          <Form.Item name="reason" label={F('reason')}
-            rules={[{ required: true, whitespace: true, message: t('common.required') }, lengthRule(RECHARGE_RULES.reasonMax, t('recharge.tooLong', { max: RECHARGE_RULES.reasonMax }))]}>
-            <Input.TextArea rows={2} showCount={{ formatter: ({ value }) => `${chars(value)} / ${RECHARGE_RULES.reasonMax}` }} />
-          </Form.Item>
+          <NoteField name="reason" label={F('reason')} max={RECHARGE_RULES.reasonMax} required />
         </Form>
       )}
     </Modal>

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Descriptions, Empty, Form, Input, Modal, Skeleton, Space, Table, Typography, type ButtonProps } from 'antd';
+import { Alert, Button, Descriptions, Empty, Form, Input, Modal, Skeleton, Space, Table, Typography, type ButtonProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, errorMessage, WithdrawRunState, WithdrawRunTrigger, fenToMoney, formatDateTime, formatMoney, moneyToFen, withZoneLabel, withdraw, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
 import { useFormSave } from '../../../components/useFormSave.ts';
+import { useConfirmSubmit } from '../../../components/useConfirmSubmit.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
+import { NoteField } from '../shared/NoteField.tsx';
 
 export type WithdrawRow = ResponseOf<typeof withdraw.getWithdrawListPage>['list'][number];
 
@@ -19,9 +21,9 @@ export const maskAccount = (v: string) => (v.length > 8 ? `${v.slice(0, 4)} ****
  */
 export function ApplyModal({ open, onClose, onApplied }: { open: boolean; onClose: () => void; onApplied: () => void }) {
   const { t, i18n } = useTranslation();
-  const { modal } = App.useApp();
   const [form] = Form.useForm<{ amount: string; remark?: string }>();
   const { busy, save } = useFormSave(form, { [ErrorCode.WithdrawInsufficient]: 'amount', [ErrorCode.MoneyAmountInvalid]: 'amount' });
+  const confirmSubmit = useConfirmSubmit(form);
   const A = (k: string, o?: Record<string, unknown>) => t(`withdraw.apply.${k}`, o);
   const info = useQuery({
     queryKey: [withdraw.getWithdrawApplyInfo.name],
@@ -39,28 +41,22 @@ export function ApplyModal({ open, onClose, onApplied }: { open: boolean; onClos
 
   const submit = async () => {
     if (!d) return;
-    let v: { amount: string; remark?: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    const amount = fenToMoney(moneyToFen(v.amount.trim())!);
-    modal.confirm({
-      title: A('confirmTitle'),
-      content: A('confirm', { amount: formatMoney(amount), bank: d.bankName, account: maskAccount(d.bankAccount ?? '') }),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'withdraw-apply-confirm' } as Record<string, string>,
-      onOk: async () => {
-        const ok = await save(() => call(withdraw.applyWithdraw, { amount, ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}) }, { silent: true }));
-        if (ok) {
-          onApplied();
-          onClose();
-        } else {
-          void info.refetch();
-        }
-      },
+    await confirmSubmit((v) => {
+      const amount = fenToMoney(moneyToFen(v.amount.trim())!);
+      return {
+        title: A('confirmTitle'),
+        content: A('confirm', { amount: formatMoney(amount), bank: d.bankName, account: maskAccount(d.bankAccount ?? '') }),
+        testId: 'withdraw-apply-confirm',
+        onOk: async () => {
+          const ok = await save(() => call(withdraw.applyWithdraw, { amount, ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}) }, { silent: true }));
+          if (ok) {
+            onApplied();
+            onClose();
+          } else {
+            void info.refetch();
+          }
+        },
+      };
     });
   };
 
@@ -106,9 +102,7 @@ export function ApplyModal({ open, onClose, onApplied }: { open: boolean; onClos
                 <Button disabled={blocked} onClick={() => form.setFieldsValue({ amount: d.withdrawable })}>{A('all')}</Button>
               </Space.Compact>
             </Form.Item>
-            <Form.Item name="remark" label={A('remark')} rules={[{ max: withdraw.WITHDRAW_REMARK_MAX }]}>
-              <Input.TextArea rows={2} maxLength={withdraw.WITHDRAW_REMARK_MAX} showCount />
-            </Form.Item>
+            <NoteField name="remark" label={A('remark')} max={withdraw.WITHDRAW_REMARK_MAX} />
           </Form>
         </>
       )}
@@ -144,15 +138,13 @@ export function RejectModal({ record, onClose, onDone }: { record: WithdrawRow |
       okButtonProps={{ danger: true, 'data-testid': 'withdraw-reject-ok' } as ButtonProps} cancelText={t('common.cancel')} destroyOnHidden forceRender>
       {record && <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={R('rejectHint', { amount: formatMoney(record.amount) })} />}
       <Form form={form} layout="vertical" disabled={busy}>
-        <Form.Item name="reason" label={R('reason')} rules={[{ required: true, whitespace: true, message: R('reasonRequired') }, { max: withdraw.WITHDRAW_REASON_MAX }]}>
-          <Input.TextArea rows={3} maxLength={withdraw.WITHDRAW_REASON_MAX} showCount data-testid="withdraw-reject-reason" />
-        </Form.Item>
+        <NoteField name="reason" label={R('reason')} max={withdraw.WITHDRAW_REASON_MAX} required={R('reasonRequired')} rows={3} testId="withdraw-reject-reason" />
       </Form>
     </Modal>
   );
 }
 
-/** Staff with the payout code: the payout runs, newest first (refreshed while one is paying out). */
+/** Staff with the payout code: the payout runs, newest first, with what each paid and left payout failed (refreshed while one is paying out). */
 export function RunsModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
@@ -180,6 +172,10 @@ export function RunsModal({ open, onClose }: { open: boolean; onClose: () => voi
           { title: R('state'), dataIndex: 'state', render: (v: number) => <StatusTag enumOf={WithdrawRunState} value={v} colors={{ [WithdrawRunState.Running]: 'processing', [WithdrawRunState.Finished]: 'success' }} /> },
           { title: R('items'), dataIndex: 'itemCount', align: 'right' },
           { title: R('paid'), dataIndex: 'paidCount', align: 'right' },
+          {
+            title: R('failed'), dataIndex: 'failedCount', align: 'right',
+            render: (v: number) => <span data-testid="withdraw-run-failed">{v > 0 ? <Typography.Text type="danger" strong>{v}</Typography.Text> : v}</span>,
+          },
           { title: R('startedBy'), dataIndex: 'startedBy' },
           { title: withZoneLabel(R('startedAt')), dataIndex: 'startedAt', render: (v: string) => formatDateTime(v) },
           { title: withZoneLabel(R('finishedAt')), dataIndex: 'finishedAt', render: (v: string | null) => (v ? formatDateTime(v) : '-') },

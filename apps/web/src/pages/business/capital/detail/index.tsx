@@ -25,14 +25,16 @@ export function ledgerFilters(v: Record<string, any>): Record<string, unknown> {
 /** What caused a movement, in words: a top-up 12, a withdrawal 3, an opening balance (unknown sources as stored). */
 export function sourceText(t: (k: string) => string, refType: string | null, refId: string | null): string {
   if (!refType) return '-';
-  const known = ['opening', 'recharge', 'withdraw', 'credit'].includes(refType);
+  const known = ['opening', 'recharge', 'rechargeRefund', 'withdraw', 'credit'].includes(refType);
   const name = known ? t(`money.ledger.sources.${refType}`) : refType;
   return refId ? `${name} · ${refId}` : name;
 }
 
-const KIND_COLORS: Record<number, string> = {
+export const KIND_COLORS: Record<number, string> = {
   [JournalKind.Recharge]: 'green', [JournalKind.Refund]: 'orange', [JournalKind.Grant]: 'cyan', [JournalKind.WithdrawHold]: 'gold',
   [JournalKind.WithdrawRelease]: 'blue', [JournalKind.WithdrawPaid]: 'purple', [JournalKind.Spend]: 'red', [JournalKind.Adjust]: 'magenta',
+  // the channel never refunded: the refund's money is back, so it reads apart from the refund itself
+  [JournalKind.RefundReversal]: 'lime',
 };
 
 /** The ledger of one customer: each posting with its account's balance right after it, filtered by kind, account and days. */

@@ -1,11 +1,11 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Dropdown, Empty, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import { CloudUploadOutlined, MoreOutlined, PayCircleOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import {
-  PAYMENT_ADAPTERS, PayChannel, PayState, Perm, RechargeAuditState, STAFF_ROLE_TYPES, formatDateTime, formatMoney, pathOf, recharge, withZoneLabel,
+  PAYMENT_ADAPTERS, PayChannel, PayState, Perm, RechargeAuditState, RefundState, STAFF_ROLE_TYPES, formatDateTime, formatMoney, pathOf, recharge, withZoneLabel,
 } from '@lynx/contract';
 import { call, downloadFile } from '../../../../request/http.ts';
 import { SearchTable, type SearchField } from '../../../../components/SearchTable.tsx';
@@ -17,11 +17,12 @@ import { useSession } from '../../../../stores/session.ts';
 import { CustomerSelect } from '../../../home/customer/CustomerSelect.tsx';
 import { MoneyCell } from '../../capital/shared.tsx';
 import {
-  AUDIT_STATE_COLORS, OnlineTopUpModal, PAY_STATE_COLORS, PublicTopUpModal, RefundModal, ReviewModal, type RechargeDetail, type RechargeRow,
+  AUDIT_STATE_COLORS, OnlineTopUpModal, PAY_STATE_COLORS, PublicTopUpModal, REFUND_STATE_COLORS, RefundModal, ReviewModal, type RechargeDetail, type RechargeRow,
 } from '../RechargeModals.tsx';
+import { RECHARGE_LIST_PATH, REVIEW_PARAM, REVIEW_VIEW_FILTERS, reviewViewOf } from '../reviewLink.ts';
 
 /** The list's base path: /business/recharge/list or the /shortcuts/recharge/list alias. */
-const basePath = (pathname: string) => (pathname.startsWith('/shortcuts/') ? '/shortcuts/recharge/list' : '/business/recharge/list');
+const basePath = (pathname: string) => (pathname.startsWith('/shortcuts/') ? '/shortcuts/recharge/list' : RECHARGE_LIST_PATH);
 
 function transform(values: Record<string, any>): Record<string, unknown> {
   const { range, overdue, ...rest } = values;
@@ -112,11 +113,18 @@ function DetailDrawer({ id, onClose, actions }: { id: number | null; onClose: ()
             { key: 'note', label: F('note'), span: 2, children: <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{d.note ?? '-'}</Typography.Text> },
           ]} />
           <Typography.Title level={5} style={{ marginTop: 24 }}>{D('refunds')}</Typography.Title>
-          <Table size="small" rowKey="refundId" dataSource={d.refunds} pagination={false}
+          {d.refunds.some((r) => r.state === RefundState.Pending) && (
+            <Alert type="info" showIcon style={{ marginBottom: 12 }} title={D('refundPending')} data-testid="recharge-refund-pending" />
+          )}
+          <Table size="small" rowKey="refundId" dataSource={d.refunds} pagination={false} data-testid="recharge-refunds"
             locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={D('noRefunds')} /> }}
             columns={[
               { title: D('refundNo'), dataIndex: 'refundNo' },
               { title: F('amount'), dataIndex: 'amount', align: 'right', render: (v: string) => <MoneyCell v={v} /> },
+              {
+                title: D('refundState'), dataIndex: 'state', width: 130,
+                render: (v: number) => <span data-testid="recharge-refund-state"><StatusTag enumOf={RefundState} value={v} colors={REFUND_STATE_COLORS} /></span>,
+              },
               { title: D('reason'), dataIndex: 'reason', ellipsis: true },
               { title: F('createdBy'), dataIndex: 'createdBy' },
               { title: withZoneLabel(F('createdAt')), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
@@ -153,7 +161,23 @@ export default function RechargeList() {
   const openId = params.id && /^\d+$/.test(params.id) ? Number(params.id) : null;
   const base = basePath(pathname);
   const queryClient = useQueryClient();
-  const table = useSearchTable(recharge.getRechargePage, { transform });
+  // ?review=overdue|pending (the header's review badge) opens the list on those reviews; the parameter is then
+  // dropped, so the next click on the badge applies it again even after the form was changed
+  const [searchParams, setSearchParams] = useSearchParams();
+  const reviewView = reviewViewOf(searchParams.get(REVIEW_PARAM));
+  const table = useSearchTable(recharge.getRechargePage, { transform, initialFilters: reviewView ? transform(REVIEW_VIEW_FILTERS[reviewView]) : {} });
+  useEffect(() => {
+    if (!reviewView) return;
+    const filters = REVIEW_VIEW_FILTERS[reviewView];
+    table.form.resetFields();
+    table.form.setFieldsValue(filters);
+    table.search({ ...table.form.getFieldsValue(), ...filters });
+    setSearchParams((p) => {
+      p.delete(REVIEW_PARAM);
+      return p;
+    }, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reviewView]);
   const staff = useSession((s) => s.roleId !== null && STAFF_ROLE_TYPES.includes(s.roleId));
   const canCustomers = usePerm([Perm.HomeCustomer, Perm.BusinessCustomer]);
   const canAudit = usePerm(Perm.BusinessRechargeAudit);
@@ -236,8 +260,8 @@ export default function RechargeList() {
     <>
       <Typography.Paragraph type="secondary" style={{ margin: '0 0 12px' }}>{t('recharge.intro')}</Typography.Paragraph>
       <ReviewBanner onOverdue={() => {
-        table.form.setFieldsValue({ overdue: 1 });
-        table.search({ ...table.form.getFieldsValue(), overdue: 1 });
+        table.form.setFieldsValue(REVIEW_VIEW_FILTERS.overdue);
+        table.search({ ...table.form.getFieldsValue(), ...REVIEW_VIEW_FILTERS.overdue });
       }} />
       <SearchTable<RechargeRow>
         table={table}

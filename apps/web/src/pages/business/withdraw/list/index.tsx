@@ -19,7 +19,23 @@ const { WithdrawPerm } = withdraw;
 
 export const WITHDRAW_STATE_COLORS: Record<number, string> = {
   [WithdrawState.Applied]: 'processing', [WithdrawState.Approved]: 'gold', [WithdrawState.Paid]: 'success', [WithdrawState.Rejected]: 'default',
+  [WithdrawState.PayoutFailed]: 'error',
 };
+
+/** Why its payout failed, cut to the cell with the whole story on hover: a payout-failed one, or an approved one awaiting another try. */
+function PayoutFailureCell({ r }: { r: WithdrawRow }) {
+  const { t } = useTranslation();
+  const failed = r.state === WithdrawState.PayoutFailed;
+  if (!r.payoutError || !(failed || r.state === WithdrawState.Approved)) return <>-</>;
+  const tip = failed
+    ? t('withdraw.payoutFailureTip', { attempts: r.payoutAttempts, at: r.payoutFailedAt ? formatDateTime(r.payoutFailedAt) : '-', reason: r.payoutError })
+    : t('withdraw.payoutRetryingTip', { reason: r.payoutError });
+  return (
+    <Tooltip title={tip}>
+      <Typography.Text type={failed ? 'danger' : 'secondary'} ellipsis style={{ maxWidth: '100%' }} data-testid="withdraw-payout-error">{r.payoutError}</Typography.Text>
+    </Tooltip>
+  );
+}
 
 /** Search form values → the list's filters (the picked days are business days). */
 export function withdrawFilters(v: Record<string, any>): Record<string, unknown> {
@@ -31,7 +47,7 @@ export function withdrawFilters(v: Record<string, any>): Record<string, unknown>
 /**
  * /business/withdraw/list (and /shortcuts/withdraw/list): the withdrawals in the viewer's scope. A customer applies
  * (the dialog shows what it can withdraw and when the money arrives); staff review (approve, or reject with a reason)
- * and start the payout run; export by permission. Working days open from the toolbar.
+ * and start the payout run; a payout that failed 3 times is retried (paid by the next run) or rejected; export by permission. Working days open from the toolbar.
  */
 export default function WithdrawList() {
   const { t } = useTranslation();
@@ -49,6 +65,25 @@ export default function WithdrawList() {
   const [showing, setShowing] = useState<WithdrawRow | null>(null);
   const F = (k: string) => t(`withdraw.f.${k}`);
   const A = (k: string) => t(`withdraw.action.${k}`);
+
+  const retryPayout = (r: WithdrawRow) => {
+    modal.confirm({
+      title: t('withdraw.retry.title'),
+      content: t('withdraw.retry.confirm', { cust: r.custName, amount: formatMoney(r.amount), bank: r.bankName, account: maskAccount(r.bankAccount) }),
+      okText: A('retry'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { 'data-testid': 'withdraw-retry-ok' } as Record<string, string>,
+      onOk: async () => {
+        try {
+          await call(withdraw.retryWithdrawPayout, { withdrawId: r.withdrawId });
+          message.success(t('withdraw.retry.done'));
+        } finally {
+          // refused because someone else moved it first: the list shows where it is now
+          table.refresh();
+        }
+      },
+    });
+  };
 
   const approve = (r: WithdrawRow) => {
     modal.confirm({
@@ -131,16 +166,28 @@ export default function WithdrawList() {
             title: F('reviewed'), key: 'reviewed', width: 200, ellipsis: true,
             render: (_: unknown, r) => (r.reviewedAt ? <Tooltip title={r.reviewReason ?? undefined}><span>{formatDateTime(r.reviewedAt)} · {r.reviewedBy}</span></Tooltip> : '-'),
           },
-          { title: F('expectedArrival'), dataIndex: 'expectedArrivalDay', width: 120, render: (v: string, r) => (r.state === WithdrawState.Rejected ? '-' : v) },
+          {
+            title: F('expectedArrival'), dataIndex: 'expectedArrivalDay', width: 120,
+            render: (v: string, r) => (r.state === WithdrawState.Rejected || r.state === WithdrawState.PayoutFailed ? '-' : v),
+          },
           { title: withZoneLabel(F('paidAt')), dataIndex: 'paidAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-          ...(canReview ? [{
-            title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 140,
-            render: (_: unknown, r: WithdrawRow) => (r.state === WithdrawState.Applied ? (
-              <Space size={0}>
-                <Button type="link" size="small" onClick={() => approve(r)} data-testid={`withdraw-approve-${r.withdrawId}`}>{A('approve')}</Button>
-                <Button type="link" size="small" danger onClick={() => setRejecting(r)} data-testid={`withdraw-reject-${r.withdrawId}`}>{A('reject')}</Button>
-              </Space>
-            ) : '-'),
+          { title: F('payoutFailure'), key: 'payoutFailure', width: 200, ellipsis: { showTitle: false }, render: (_: unknown, r) => <PayoutFailureCell r={r} /> },
+          ...(canReview || canPay ? [{
+            title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 160,
+            render: (_: unknown, r: WithdrawRow) => {
+              const applied = r.state === WithdrawState.Applied;
+              const failed = r.state === WithdrawState.PayoutFailed;
+              if (!(canReview && (applied || failed)) && !(canPay && failed)) return '-';
+              return (
+                <Space size={0}>
+                  {canReview && applied && <Button type="link" size="small" onClick={() => approve(r)} data-testid={`withdraw-approve-${r.withdrawId}`}>{A('approve')}</Button>}
+                  {canPay && failed && (
+                    <PermButton perm={WithdrawPerm.Pay} type="link" size="small" onClick={() => retryPayout(r)} data-testid={`withdraw-retry-${r.withdrawId}`}>{A('retry')}</PermButton>
+                  )}
+                  {canReview && <Button type="link" size="small" danger onClick={() => setRejecting(r)} data-testid={`withdraw-reject-${r.withdrawId}`}>{A('reject')}</Button>}
+                </Space>
+              );
+            },
           }] : []),
         ]}
       />
@@ -162,6 +209,17 @@ export default function WithdrawList() {
             <Descriptions.Item label={F('expectedRun')}>{showing.expectedRunDay}</Descriptions.Item>
             <Descriptions.Item label={F('expectedArrival')}>{showing.expectedArrivalDay}</Descriptions.Item>
             <Descriptions.Item label={F('paidAt')}>{showing.paidAt ? formatDateTime(showing.paidAt) : '-'}</Descriptions.Item>
+            {(showing.payoutAttempts > 0 || showing.payoutError) && (
+              <>
+                <Descriptions.Item label={F('payoutAttempts')}>{showing.payoutAttempts}</Descriptions.Item>
+                <Descriptions.Item label={withZoneLabel(F('payoutFailedAt'))}>{showing.payoutFailedAt ? formatDateTime(showing.payoutFailedAt) : '-'}</Descriptions.Item>
+                <Descriptions.Item label={F('payoutError')}>
+                  <Typography.Text type={showing.state === WithdrawState.PayoutFailed ? 'danger' : undefined} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid="withdraw-info-payout-error">
+                    {showing.payoutError ?? '-'}
+                  </Typography.Text>
+                </Descriptions.Item>
+              </>
+            )}
           </Descriptions>
         )}
       </Modal>

@@ -93,7 +93,7 @@ describe.each(backends)('demo data and demo logins on %s', (backend) => {
     await runDueCards({ db: t.deps.db, config: t.config }, { now: new Date(now) });
     for (const op of [Operator.ChinaMobile, Operator.ChinaUnicom]) await runUsageWindow({ db: t.deps.db, config: t.config }, op, new Date(now - 2 * DAY), new Date(now));
     const enterprise = await t.login('enterprise');
-    for (const [op, planName, quotaMb, price] of [[Operator.ChinaMobile, '移动车载 4G 月付 5GB', 5120, 25], [Operator.ChinaUnicom, '联通物联网月付 3GB', 3072, 18]] as const) {
+    for (const [op, planName, quotaMb, price] of [[Operator.ChinaMobile, '移动车载 4G 月付 5GB', 5120, '25.00'], [Operator.ChinaUnicom, '联通物联网月付 3GB', 3072, '18.00']] as const) {
       const [{ iccid }] = await q<{ iccid: string }>(`
         select c.iccid from cards c where c.root_cust_id = $1 and c.operator_id = $2 and c.state = $3
           and exists (select 1 from card_usage_daily d where d.iccid = c.iccid) order by c.iccid limit 1`, [zhixing, op, CardState.Activated]);

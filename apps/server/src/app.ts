@@ -46,6 +46,7 @@ import { withdrawRoutes } from './modules/money/withdraw/withdraw-routes.ts';
 import { creditRoutes } from './modules/money/credit/credit-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/lifecycle/scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
+import { seedDemoMoney } from './seed/demo-money.ts';
 import { secretBoxFor } from './modules/network/opconfig/secrets.ts';
 
 export interface AppDeps {
@@ -177,6 +178,8 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   });
 
   await app.ready();
+  // demo money goes through the services and the simulator's notification call, so it needs the routes in place
+  if (seed && config.demoMoney) await seedDemoMoney(app, deps);
   let jobsStarted = false;
   const startJobs = async (poll = 1) => {
     if (jobsStarted) return;

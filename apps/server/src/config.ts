@@ -41,6 +41,11 @@ export interface Config {
    */
   demoSimulator: boolean;
   /**
+   * demo data includes a top-up paid online, a bank transfer waiting for review and a withdrawal waiting for review
+   * of the channel customer (off by default under NODE_ENV=test, whose tests start from the demo balances)
+   */
+  demoMoney: boolean;
+  /**
    * addresses and CIDR ranges of the reverse proxies in front of the server (CMP_TRUSTED_PROXIES); only a request
    * arriving from one of them may name the client in X-Forwarded-For. Empty: the peer address is the client.
    */
@@ -112,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     runWorkers: env.CMP_WORKERS !== 'off',
     seedDemo: env.CMP_SEED !== 'off',
     demoSimulator: env.CMP_DEMO_SIMULATOR ? env.CMP_DEMO_SIMULATOR !== 'off' : env.NODE_ENV !== 'test',
+    demoMoney: env.CMP_DEMO_MONEY ? env.CMP_DEMO_MONEY !== 'off' : env.NODE_ENV !== 'test',
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     webDist: path.resolve(env.CMP_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     secretKey: env.CMP_SECRET_KEY || null,

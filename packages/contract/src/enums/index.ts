@@ -11,3 +11,4 @@ export * from './money.ts';
 export * from './payment.ts';
 export * from './withdraw.ts';
 export * from './credit.ts';
+export * from './billing.ts';

@@ -97,6 +97,33 @@ describe.each(backends)('refund reconciliation on %s', (backend) => {
     expect((await runLedgerCheck(t.deps.db)).ok).toBe(true);
   });
 
+  it('the top-up detail shows each refund with its state: pending until reconciled, done ones done', async () => {
+    const order = await paidTopUp('50.00');
+    const done = await t.call(`${R}/rebate`, { rechargeId: order.rechargeId, amount: '10.00', reason: 'done one' }, { token: admin });
+    expect(done.body.success).toBe(true);
+    await crashOnSettle();
+    try {
+      expect((await t.call(`${R}/rebate`, { rechargeId: order.rechargeId, amount: '15.00', reason: 'pending one' }, { token: admin })).body.success).toBe(false);
+    } finally {
+      await recover();
+    }
+    const [, pending] = await refundsOf(order.rechargeId);
+    const detail = async (token: string) => {
+      const r = await t.call('core/order/select/getRechargeDetail', { rechargeId: order.rechargeId }, { token });
+      expect(r.body.success).toBe(true);
+      return r.body.data.refunds.map((x: { refundNo: string; amount: string; state: number }) => ({ refundNo: x.refundNo, amount: x.amount, state: x.state }));
+    };
+    const expected = [
+      { refundNo: done.body.data.refundNo, amount: '10.00', state: RefundState.Done },
+      { refundNo: pending.refund_no, amount: '15.00', state: RefundState.Pending },
+    ];
+    // staff and the customer who owns the top-up see the same states
+    expect(await detail(admin)).toEqual(expected);
+    expect(await detail(enterprise)).toEqual(expected);
+    expect(await svc().reconcileRefunds(later())).toBe(1);
+    expect(await detail(admin)).toEqual(expected.map((x) => ({ ...x, state: RefundState.Done })));
+  });
+
   it('never taken by the channel, our record of the refusal failed: reconciled to failed, the journal reversed once', async () => {
     const order = await paidTopUp('40.00');
     const before = await pre();

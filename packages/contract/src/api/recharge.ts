@@ -89,6 +89,8 @@ export const RechargeRefund = Type.Object({
   refundNo: Type.String(),
   amount: MoneyText,
   reason: Type.String(),
+  /** RefundState: pending until the channel's answer is recorded (or the reconciliation job asks it), then done */
+  state: Type.Integer(),
   createdBy: Nullable(Type.String()),
   createdAt: Type.String(),
 });

@@ -115,7 +115,7 @@ export class RechargeService {
   async detail(rechargeId: number, actor: Actor) {
     const row = await this.visible(this.db, actor, rechargeId);
     // failed refunds (refused by the channel, journal reversed) are not refunds of it
-    const refunds = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select refund_id, refund_no, amount::text as amount, reason, created_by, created_at
+    const refunds = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select refund_id, refund_no, amount::text as amount, reason, state, created_by, created_at
       from recharge_refunds where recharge_id = ${rechargeId} and state <> ${RefundState.Failed} order by refund_id`));
     // the channel's raw notifications are the platform's records: staff only
     const notifications = isStaff(actor) && row.pay_order_no
@@ -126,7 +126,7 @@ export class RechargeService {
     return {
       ...out,
       refundable: Number(out.payState) === PayState.Confirmed ? fenToMoney(moneyToFen(out.amount)! - moneyToFen(out.refunded)!) : '0.00',
-      refunds: refunds.map((r) => ({ refundId: Number(r.refund_id), refundNo: String(r.refund_no), amount: String(r.amount), reason: String(r.reason), createdBy: (r.created_by as string | null) ?? null, createdAt: iso(r.created_at)! })),
+      refunds: refunds.map((r) => ({ refundId: Number(r.refund_id), refundNo: String(r.refund_no), amount: String(r.amount), reason: String(r.reason), state: Number(r.state), createdBy: (r.created_by as string | null) ?? null, createdAt: iso(r.created_at)! })),
       notifications: notifications.map((n) => ({ notificationId: Number(n.notification_id), gateway: String(n.gateway), state: (n.state as string | null) ?? null, outcome: String(n.outcome), receivedAt: iso(n.received_at)! })),
     };
   }

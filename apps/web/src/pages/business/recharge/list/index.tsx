@@ -110,7 +110,7 @@ function DetailDrawer({ id, onClose, actions }: { id: number | null; onClose: ()
             { key: 'created', label: withZoneLabel(F('createdAt')), children: formatDateTime(d.createdAt) },
             { key: 'paid', label: withZoneLabel(F('paidAt')), children: d.paidAt ? formatDateTime(d.paidAt) : '-' },
             { key: 'by', label: F('createdBy'), children: d.createdBy ?? '-' },
-            { key: 'note', label: F('note'), span: 2, children: <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{d.note ?? '-'}</Typography.Text> },
+            { key: 'note', label: F('note'), span: 'filled', children: <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{d.note ?? '-'}</Typography.Text> },
           ]} />
           <Typography.Title level={5} style={{ marginTop: 24 }}>{D('refunds')}</Typography.Title>
           {d.refunds.some((r) => r.state === RefundState.Pending) && (
@@ -119,15 +119,15 @@ function DetailDrawer({ id, onClose, actions }: { id: number | null; onClose: ()
           <Table size="small" rowKey="refundId" dataSource={d.refunds} pagination={false} data-testid="recharge-refunds"
             locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={D('noRefunds')} /> }}
             columns={[
-              { title: D('refundNo'), dataIndex: 'refundNo' },
-              { title: F('amount'), dataIndex: 'amount', align: 'right', render: (v: string) => <MoneyCell v={v} /> },
+              { title: D('refundNo'), dataIndex: 'refundNo', width: 130 },
+              { title: F('amount'), dataIndex: 'amount', align: 'right', width: 115, render: (v: string) => <MoneyCell v={v} /> },
               {
-                title: D('refundState'), dataIndex: 'state', width: 130,
+                title: D('refundState'), dataIndex: 'state', width: 110,
                 render: (v: number) => <span data-testid="recharge-refund-state"><StatusTag enumOf={RefundState} value={v} colors={REFUND_STATE_COLORS} /></span>,
               },
               { title: D('reason'), dataIndex: 'reason', ellipsis: true },
-              { title: F('createdBy'), dataIndex: 'createdBy' },
-              { title: withZoneLabel(F('createdAt')), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v) },
+              { title: F('createdBy'), dataIndex: 'createdBy', width: 90, ellipsis: true },
+              { title: withZoneLabel(F('createdAt')), dataIndex: 'createdAt', width: 130, render: (v: string) => formatDateTime(v) },
             ]} />
           {d.channel !== PayChannel.Public && d.notifications.length > 0 && (
             <>

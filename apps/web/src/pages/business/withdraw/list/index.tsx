@@ -22,6 +22,9 @@ export const WITHDRAW_STATE_COLORS: Record<number, string> = {
   [WithdrawState.PayoutFailed]: 'error',
 };
 
+/** The failure column's width; the list sizes columns to their content, so the reason is cut to it here. */
+const PAYOUT_FAILURE_WIDTH = 220;
+
 /** Why its payout failed, cut to the cell with the whole story on hover: a payout-failed one, or an approved one awaiting another try. */
 function PayoutFailureCell({ r }: { r: WithdrawRow }) {
   const { t } = useTranslation();
@@ -32,7 +35,7 @@ function PayoutFailureCell({ r }: { r: WithdrawRow }) {
     : t('withdraw.payoutRetryingTip', { reason: r.payoutError });
   return (
     <Tooltip title={tip}>
-      <Typography.Text type={failed ? 'danger' : 'secondary'} ellipsis style={{ maxWidth: '100%' }} data-testid="withdraw-payout-error">{r.payoutError}</Typography.Text>
+      <Typography.Text type={failed ? 'danger' : 'secondary'} ellipsis style={{ display: 'block', maxWidth: PAYOUT_FAILURE_WIDTH - 32 }} data-testid="withdraw-payout-error">{r.payoutError}</Typography.Text>
     </Tooltip>
   );
 }
@@ -171,7 +174,7 @@ export default function WithdrawList() {
             render: (v: string, r) => (r.state === WithdrawState.Rejected || r.state === WithdrawState.PayoutFailed ? '-' : v),
           },
           { title: withZoneLabel(F('paidAt')), dataIndex: 'paidAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-          { title: F('payoutFailure'), key: 'payoutFailure', width: 200, ellipsis: { showTitle: false }, render: (_: unknown, r) => <PayoutFailureCell r={r} /> },
+          { title: F('payoutFailure'), key: 'payoutFailure', width: PAYOUT_FAILURE_WIDTH, ellipsis: { showTitle: false }, render: (_: unknown, r) => <PayoutFailureCell r={r} /> },
           ...(canReview || canPay ? [{
             title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 160,
             render: (_: unknown, r: WithdrawRow) => {

@@ -179,7 +179,10 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
 
   await app.ready();
   // demo money goes through the services and the simulator's notification call, so it needs the routes in place
-  if (seed && config.demoMoney) await seedDemoMoney(app, deps);
+  // (examples, not data: a failure is logged and the server starts; every movement made is whole, as in use)
+  if (seed && config.demoMoney) {
+    await seedDemoMoney(app, deps).catch((err: unknown) => app.log.error({ err }, 'demo money could not be made; the rest of the demo data is complete'));
+  }
   let jobsStarted = false;
   const startJobs = async (poll = 1) => {
     if (jobsStarted) return;

@@ -146,6 +146,25 @@ describe.each(backends)('payment simulator state on %s', (backend: Backend) => {
     expect(row).toEqual({ refunded: '10.00', n: '10' });
   });
 
+  it('pay and fail pressed at once at the cashier: the platform credits only what the channel really took', async () => {
+    for (let i = 0; i < 8; i++) {
+      const order = await ok('saveRecharge', { amount: '1.00' }, enterprise);
+      const [x, y] = [freshSimulator(), freshSimulator()];
+      x.deliver = paymentsOf(t.app).simulator.deliver;
+      y.deliver = paymentsOf(t.app).simulator.deliver;
+      // the failure first, then the payment (the interleaving that credited a failed payment), and both at once
+      if (i === 0) {
+        await x.fail(order.payOrderNo);
+        expect(await y.pay(order.payOrderNo)).toBeNull();
+      } else {
+        await Promise.all([x.fail(order.payOrderNo), y.pay(order.payOrderNo)]);
+      }
+      const [channel] = await q<{ state: string }>('select state from payment_sim_orders where pay_order_no = $1', [order.payOrderNo]);
+      const [{ n }] = await q<{ n: string }>('select count(*)::text as n from ledger_journals where idempotency_key = $1', [`pay:${order.payOrderNo}`]);
+      expect(n, `order ${i}: channel ${channel.state}`).toBe(channel.state === 'paid' ? '1' : '0');
+    }
+  });
+
   it('two notifications of one payment at once, from two instances after a restart, credit once', async () => {
     const order = await ok('saveRecharge', { amount: '12.34' }, enterprise);
     const before = await pre(zx);

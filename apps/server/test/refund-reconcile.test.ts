@@ -124,7 +124,7 @@ describe.each(backends)('refund reconciliation on %s', (backend) => {
     expect(await detail(admin)).toEqual(expected.map((x) => ({ ...x, state: RefundState.Done })));
   });
 
-  it('never taken by the channel, our record of the refusal failed: reconciled to failed, the journal reversed once', async () => {
+  it('refused by the channel, our record of the refusal failed: asked again, refused again, reconciled to failed and reversed once', async () => {
     const order = await paidTopUp('40.00');
     const before = await pre();
     await crashOnSettle();
@@ -140,9 +140,15 @@ describe.each(backends)('refund reconciliation on %s', (backend) => {
     expect(await pre()).toBe(before - 4000n);
     expect(await sim().queryRefund(order.payOrderNo, f.refund_no)).toMatchObject({ ok: true, data: { state: 'unknown' } });
 
-    expect(await svc().reconcileRefunds(later())).toBe(1);
-    expect(await svc().reconcileRefunds(later())).toBe(0);
-    expect(await refundsOf(order.rechargeId)).toMatchObject([{ state: RefundState.Failed, failure: expect.stringMatching(/no such refund/) }]);
+    // a silence never reverses a refund: the channel is asked for it again under its number, and refuses again
+    sim().refuseRefunds = true;
+    try {
+      expect(await svc().reconcileRefunds(later())).toBe(1);
+      expect(await svc().reconcileRefunds(later())).toBe(0);
+    } finally {
+      sim().refuseRefunds = false;
+    }
+    expect(await refundsOf(order.rechargeId)).toMatchObject([{ state: RefundState.Failed, failure: expect.stringMatching(/REFUSED/) }]);
     expect(await journals(`refund:${f.refund_no}`)).toBe(1);
     expect(await journals(`refund:${f.refund_no}:reversal`)).toBe(1);
     const [rev] = await q<{ kind: number }>('select kind from ledger_journals where idempotency_key = $1', [`refund:${f.refund_no}:reversal`]);
@@ -153,6 +159,36 @@ describe.each(backends)('refund reconciliation on %s', (backend) => {
     const again = await t.call(`${R}/rebate`, { rechargeId: order.rechargeId, amount: '40.00', reason: 'again' }, { token: admin });
     expect(again.body.data).toMatchObject({ refundable: '0.00' });
     expect(await pre()).toBe(before - 4000n);
+    expect((await runLedgerCheck(t.deps.db)).ok).toBe(true);
+  });
+
+  it('no answer from the channel: pending; the reconciliation asks for it again under its number and it is made once, also when the first call arrives late', async () => {
+    const order = await paidTopUp('25.00');
+    const before = await pre();
+    const s = sim();
+    const real = s.refund.bind(s);
+    s.refund = async () => {
+      throw new Error('no answer within 60 s');
+    };
+    try {
+      const r = await t.call(`${R}/rebate`, { rechargeId: order.rechargeId, amount: '25.00', reason: 'silence' }, { token: admin });
+      expect(r.body.success).toBe(false);
+    } finally {
+      s.refund = real;
+    }
+    const [f] = await refundsOf(order.rechargeId);
+    expect(f.state).toBe(RefundState.Pending);
+    expect(await pre()).toBe(before - 2500n);
+    expect(await svc().reconcileRefunds(later())).toBe(1);
+    expect(await refundsOf(order.rechargeId)).toMatchObject([{ state: RefundState.Done }]);
+    // the first call reaching the channel only now: the channel answers the same refund, nothing is paid twice
+    const late = await real({ payOrderNo: order.payOrderNo, refundNo: f.refund_no, amount: '25.00' });
+    expect(late.ok).toBe(true);
+    const [{ n }] = await q<{ n: string }>('select count(*)::text as n from payment_sim_refunds where pay_order_no = $1', [order.payOrderNo]);
+    expect(n).toBe('1');
+    expect(await journals(`refund:${f.refund_no}`)).toBe(1);
+    expect(await journals(`refund:${f.refund_no}:reversal`)).toBe(0);
+    expect(await pre()).toBe(before - 2500n);
     expect((await runLedgerCheck(t.deps.db)).ok).toBe(true);
   });
 

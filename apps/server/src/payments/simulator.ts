@@ -228,16 +228,19 @@ export class PaymentSimulator implements PaymentGateway {
     const [paid] = await this.rows<OrderRow>(sql`update payment_sim_orders set state = 'paid', trade_no = coalesce(trade_no, ${newTradeNo()}),
       updated_at = now() where pay_order_no = ${payOrderNo} and state in ('unpaid', 'closed') returning ${COLS}`);
     const o = paid ? this.remember(paid) : await this.find(payOrderNo);
-    if (!o) return null;
+    // lost to a failure at the cashier (another tab, a double click on both buttons): the channel has no payment,
+    // so it tells of none (a "paid" notification here would credit money the channel never took)
+    if (!o || o.state !== 'paid') return null;
     return opts.notify === false ? null : this.send(this.signed(payOrderNo, o, 'paid', {}));
   }
 
-  /** The payment failed at the cashier: the channel marks an unpaid order failed and notifies the failure. */
+  /** The payment failed at the cashier: the channel marks an unpaid order failed and notifies the failure (null: it was not unpaid). */
   async fail(payOrderNo: string) {
     const [failed] = await this.rows<OrderRow>(sql`update payment_sim_orders set state = 'failed', updated_at = now()
       where pay_order_no = ${payOrderNo} and state = 'unpaid' returning ${COLS}`);
     const o = failed ? this.remember(failed) : await this.find(payOrderNo);
-    if (!o) return null;
+    // already paid or closed: the failure did not happen, nothing to tell
+    if (!o || o.state !== 'failed') return null;
     return this.send(this.signed(payOrderNo, o, 'failed', {}));
   }
 

@@ -83,8 +83,12 @@ export function cashierRoutes(app: FastifyInstance, sim: PaymentSimulator) {
       if (o.state !== 'unpaid') return html(reply, 409, page(lang, `<p class="result">${t(o.state === 'paid' ? 'paid' : o.state === 'failed' ? 'failed' : 'closed')}</p>`));
       const choice = (req.body as Record<string, unknown> | undefined)?.action;
       const sent = choice === 'fail' ? await sim.fail(o.payOrderNo) : await sim.pay(o.payOrderNo);
-      const acked = sent !== null && sent.status === 200;
-      return html(reply, 200, page(lang, `<p class="result" id="sim-result">${t(choice === 'fail' ? 'failed' : 'paid')}</p><p class="hint">${t(acked ? 'delivered' : 'undelivered')}</p>`));
+      // what the order is now: the other button may have won a race (then nothing was sent for this one)
+      const now = (await sim.find(o.payOrderNo))?.state ?? o.state;
+      const result = t(now === 'paid' ? 'paid' : now === 'failed' ? 'failed' : 'closed');
+      if (sent === null) return html(reply, 409, page(lang, `<p class="result" id="sim-result">${result}</p>`));
+      const acked = sent.status === 200;
+      return html(reply, 200, page(lang, `<p class="result" id="sim-result">${result}</p><p class="hint">${t(acked ? 'delivered' : 'undelivered')}</p>`));
     });
   });
 }

@@ -19,6 +19,17 @@ const rowsOf = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[])
 const MAX_FEN = moneyToFen(RECHARGE_RULES.maxAmount)!;
 /** A refund still pending this long after it was recorded is asked of its channel (a channel call times out well before). */
 export const REFUND_RECONCILE_AFTER_MINUTES = 5;
+/** How long a refund waits for the channel's answer before it is left pending for the reconciliation. */
+export const REFUND_CALL_TIMEOUT_MS = 60_000;
+
+/** The channel's answer, or a rejection once `ms` have passed (the call itself may still complete at the channel). */
+function within<T>(call: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
 const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 
 /** A positive amount of at most the top-up maximum, in fen; 20801 otherwise. */
@@ -437,16 +448,22 @@ export class RechargeService {
     const gateway = this.gateways.get(rec.viaChannel.gateway)!;
     let answer: Awaited<ReturnType<PaymentGateway['refund']>>;
     try {
-      answer = await gateway.refund({ payOrderNo: rec.viaChannel.payOrderNo, refundNo: rec.refundNo, amount: fenToMoney(fen) });
+      answer = await within(gateway.refund({ payOrderNo: rec.viaChannel.payOrderNo, refundNo: rec.refundNo, amount: fenToMoney(fen) }), REFUND_CALL_TIMEOUT_MS);
     } catch (e) {
       // no answer (a timeout): the refund stays pending and the reconciliation job asks the channel
       throw new AppError(ErrorCode.PaymentChannelFailed, { message: `no answer (${String((e as Error).message).slice(0, 120)}); the refund stays pending and is reconciled` });
     }
-    if (answer.ok) {
-      await this.settleRefund(rec.refundId, { refunded: true, channelRefundNo: answer.data.channelRefundNo }, ctx);
-      return out;
+    try {
+      if (answer.ok) {
+        await this.settleRefund(rec.refundId, { refunded: true, channelRefundNo: answer.data.channelRefundNo }, ctx);
+        return out;
+      }
+      await this.settleRefund(rec.refundId, { refunded: false, failure: `${answer.code}: ${answer.message}`.slice(0, 200) }, ctx);
+    } catch (e) {
+      // the channel answered but its answer could not be recorded: pending, and said so (not a bare 500 that invites
+      // a second refund); the reconciliation records the answer
+      throw new AppError(ErrorCode.PaymentChannelFailed, { message: `the answer could not be recorded (${String((e as Error).message).slice(0, 80)}); the refund stays pending and is reconciled` });
     }
-    await this.settleRefund(rec.refundId, { refunded: false, failure: `${answer.code}: ${answer.message}`.slice(0, 200) }, ctx);
     throw new AppError(ErrorCode.PaymentChannelFailed, { message: answer.message.slice(0, 200) });
   }
 
@@ -463,7 +480,8 @@ export class RechargeService {
       const o = (await lockOrder(tx, sql`r.recharge_id = ${f0.recharge_id}`))!;
       const [f] = rowsOf<{ refund_no: string; amount: string; state: number; journal_id: string }>(await tx.execute(sql`select refund_no,
         amount::text as amount, state, journal_id from recharge_refunds where refund_id = ${refundId} for update`));
-      if (Number(f.state) !== RefundState.Pending) return Number(f.state);
+      // settled meanwhile (by the call's own answer or an earlier reconciliation): nothing to do, nothing counted
+      if (Number(f.state) !== RefundState.Pending) return null;
       const fen = moneyToFen(f.amount)!;
       let after: Record<string, unknown>;
       if (answer.refunded) {
@@ -490,15 +508,17 @@ export class RechargeService {
   }
 
   /**
-   * Reconciles refunds left pending (our record of the channel's answer failed, e.g. a crash between the answer and
-   * our commit) older than REFUND_RECONCILE_AFTER_MINUTES: the channel is asked; refunded there → done (its journal
-   * was posted when the refund was recorded, exactly once by its key); unknown there → failed and reversed. A
-   * channel that cannot answer is asked again on the next run. Answers how many were settled.
+   * Reconciles refunds left pending (no answer in time, or our record of the answer failed, e.g. a crash between the
+   * answer and our commit) older than REFUND_RECONCILE_AFTER_MINUTES: the channel is asked; refunded there → done
+   * (its journal was posted when the refund was recorded, exactly once by its key). Unknown there → the refund is
+   * asked for again under the same refund number (channels take a refund once per number, so a first call still in
+   * flight cannot make it twice): refunded → done; refused → failed and reversed. Only a refusal reverses a refund,
+   * never a silence. A channel that cannot answer is asked again on the next run. Answers how many were settled.
    */
   async reconcileRefunds(now = new Date()): Promise<number> {
     const before = new Date(now.getTime() - REFUND_RECONCILE_AFTER_MINUTES * 60_000);
-    const due = rowsOf<{ refund_id: number; refund_no: string; gateway: string | null; pay_order_no: string | null }>(await this.db.execute(sql`select f.refund_id,
-      f.refund_no, r.gateway, r.pay_order_no from recharge_refunds f join recharge_orders r on r.recharge_id = f.recharge_id
+    const due = rowsOf<{ refund_id: number; refund_no: string; amount: string; gateway: string | null; pay_order_no: string | null }>(await this.db.execute(sql`select f.refund_id,
+      f.refund_no, f.amount::text as amount, r.gateway, r.pay_order_no from recharge_refunds f join recharge_orders r on r.recharge_id = f.recharge_id
       where f.state = ${RefundState.Pending} and f.created_at <= ${before.toISOString()}::timestamptz order by f.created_at limit 500`));
     const ctx: RequestContext = { actor: null, lang: 'en', ip: '-', endpoint: 'job:recharge-expire', tokenHash: null, audited: false };
     let n = 0;
@@ -509,11 +529,17 @@ export class RechargeService {
       try {
         const asked = await gateway.queryRefund(f.pay_order_no, f.refund_no);
         if (!asked.ok) continue;
-        const answer = asked.data.state === 'refunded'
-          ? { refunded: true as const, channelRefundNo: asked.data.channelRefundNo }
-          : { refunded: false as const, failure: 'reconciled: the channel has no such refund' };
+        let answer: { refunded: true; channelRefundNo: string | null } | { refunded: false; failure: string };
+        if (asked.data.state === 'refunded') {
+          answer = { refunded: true, channelRefundNo: asked.data.channelRefundNo };
+        } else {
+          const again = await within(gateway.refund({ payOrderNo: f.pay_order_no, refundNo: f.refund_no, amount: f.amount }), REFUND_CALL_TIMEOUT_MS);
+          answer = again.ok
+            ? { refunded: true, channelRefundNo: again.data.channelRefundNo }
+            : { refunded: false, failure: `reconciled: ${again.code}: ${again.message}`.slice(0, 200) };
+        }
         const settled = await this.settleRefund(Number(f.refund_id), answer, ctx);
-        if (settled !== null && settled !== RefundState.Pending) n++;
+        if (settled !== null) n++;
       } catch (e) {
         failure ??= e;
       }

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
-  ErrorCode, JournalKind, LedgerAccount, WITHDRAW_PAYOUT_MAX_ATTEMPTS, WithdrawRunState, WithdrawRunTrigger, WithdrawState, fenToMoney, moneyToFen,
+  ErrorCode, ExportFormat, ExportState, JournalKind, LedgerAccount, WITHDRAW_PAYOUT_MAX_ATTEMPTS, WithdrawRunState, WithdrawRunTrigger, WithdrawState, fenToMoney, moneyToFen,
   withdraw as api,
 } from '@lynx/contract';
-import { backends, startTestApp, ZX, HD, ZX_EAST, type TestApp } from './harness.ts';
+import { backends, startTestApp, waitFor, ZX, HD, ZX_EAST, type TestApp } from './harness.ts';
 import { postJournal, readBalances } from '../src/modules/money/ledger.ts';
 import { runLedgerCheck } from '../src/modules/money/ledger-check.ts';
 import { WithdrawService, failureReason } from '../src/modules/money/withdraw/withdraw-service.ts';
@@ -143,6 +143,94 @@ describe.each(backends)('withdrawal payouts that fail on %s', (backend) => {
     expect(await paidJournals(a.withdrawNo)).toBe(1);
     expect(await bal(custs[ZX])).toEqual({ ...zxBefore, hold: fenToMoney(moneyToFen(zxBefore.hold)! - 2100n) });
     expect((await runLedgerCheck(t.deps.db)).mismatches).toEqual([]);
+  });
+
+  it('the raw reason of a failed payout is for staff only: the customer\'s list, info and export show the state without it', async () => {
+    const a = await apply(channel, '7.00');
+    await approve(a.withdrawId);
+    await failPayouts([a.withdrawId]);
+    try {
+      expect((await runAll()).result).toEqual({ paid: 0, failed: 1 });
+    } finally {
+      await healPayouts();
+    }
+    const reason = /bank refused the transfer/;
+    // staff see why
+    expect(await info(a.withdrawId)).toMatchObject({ state: WithdrawState.PayoutFailed, payoutError: expect.stringMatching(reason) });
+    const staffList = (await t.call(api.getWithdrawListPage.name, { withdrawNo: a.withdrawNo }, { token: admin })).body.data.list;
+    expect(staffList[0]).toMatchObject({ withdrawId: a.withdrawId, payoutError: expect.stringMatching(reason) });
+    // the customer sees the state and its attempts, never the database's message
+    const mine = (await t.call(api.getWithdrawInfo.name, { withdrawId: a.withdrawId }, { token: channel })).body.data;
+    expect(mine).toMatchObject({ withdrawId: a.withdrawId, state: WithdrawState.PayoutFailed, payoutAttempts: WITHDRAW_PAYOUT_MAX_ATTEMPTS, payoutError: null });
+    const myList = (await t.call(api.getWithdrawListPage.name, { withdrawNo: a.withdrawNo }, { token: channel })).body.data.list;
+    expect(myList).toHaveLength(1);
+    expect(myList[0]).toMatchObject({ state: WithdrawState.PayoutFailed, payoutError: null });
+    expect((await t.call(api.getWithdrawApplyInfo.name, {}, { token: channel })).body.data.inProgress).toMatchObject({ withdrawId: a.withdrawId, payoutError: null });
+
+    const exported = async (token: string) => {
+      const created = await t.call(api.exportWithdraws.name, { withdrawNo: a.withdrawNo, format: ExportFormat.Csv }, { token });
+      expect(created.body.success, created.body.msg).toBe(true);
+      const task = await waitFor(async () => {
+        const r = await t.call('core/downloadTask/getListPage', {}, { token });
+        const x = r.body.data.list.find((y: { taskId: string; state: number }) => y.taskId === created.body.data.taskId);
+        return x && x.state !== ExportState.InProcess ? x : null;
+      });
+      expect(task.state).toBe(ExportState.Succeeded);
+      const res = await t.app.inject({ method: 'GET', url: `/api/cmp/core/downloadTask/download?taskId=${task.taskId}&ts=1&lang=en`, headers: { authorization: token } });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    const staffCsv = await exported(admin);
+    expect(staffCsv).toContain(a.withdrawNo);
+    expect(staffCsv).toMatch(reason);
+    const customerCsv = await exported(channel);
+    expect(customerCsv).toContain(a.withdrawNo);
+    expect(customerCsv).not.toMatch(reason);
+
+    // leave nothing in progress for the tests after this one
+    expect((await t.call(api.checkWithdraw.name, { withdrawId: a.withdrawId, approve: false, reason: 'test' }, { token: admin })).body.success).toBe(true);
+  });
+
+  it('two jobs on one run: the second returns at once, attempts count real attempts, nothing is given up early', async () => {
+    const a = await apply(channel, '8.00');
+    await approve(a.withdrawId);
+    // every attempt but the last fails: a run alone pays it on its last attempt
+    await failPayouts([a.withdrawId], WITHDRAW_PAYOUT_MAX_ATTEMPTS - 1);
+    const svc = new WithdrawService(t.deps.db);
+    const other = new WithdrawService(t.deps.db);
+    const run = (await svc.startRun(JOB, WithdrawRunTrigger.Manual))!;
+    let results;
+    try {
+      results = await Promise.all([svc.processRun(run.runId, { retryPauseMs: 20 }), other.processRun(run.runId, { retryPauseMs: 20 })]);
+    } finally {
+      await healPayouts();
+    }
+    expect(results).toEqual([{ paid: 1, failed: 0 }, { paid: 0, failed: 0 }]);
+    expect(await info(a.withdrawId)).toMatchObject({ state: WithdrawState.Paid, payoutAttempts: WITHDRAW_PAYOUT_MAX_ATTEMPTS, payoutFailedAt: null });
+    expect(await paidJournals(a.withdrawNo)).toBe(1);
+    // one audit record per failed attempt, numbered 1, 2, …
+    const failures = await q<{ attempt: number }>(`select (after->>'payoutAttempt')::int as attempt from audit_log where entity = 'withdrawal' and entity_id = $1
+      and after ? 'payoutError' order by 1`, [String(a.withdrawId)]);
+    expect(failures.map((f) => f.attempt)).toEqual(Array.from({ length: WITHDRAW_PAYOUT_MAX_ATTEMPTS - 1 }, (_, i) => i + 1));
+    const [r] = await q<{ state: number; paid_count: number; failed_count: number }>('select state, paid_count, failed_count from withdraw_runs where run_id = $1', [run.runId]);
+    expect(r).toEqual({ state: WithdrawRunState.Finished, paid_count: 1, failed_count: 0 });
+    // once released, the run can be taken again (and is finished: nothing to do)
+    expect(await other.processRun(run.runId)).toEqual({ paid: 0, failed: 0 });
+  });
+
+  it.runIf(backend === 'postgres')('a run another process holds (its advisory lock) is left alone', async () => {
+    const a = await apply(channel, '9.00');
+    await approve(a.withdrawId);
+    const svc = new WithdrawService(t.deps.db);
+    const run = (await svc.startRun(JOB, WithdrawRunTrigger.Manual))!;
+    await t.database.sql.transaction(async (other) => {
+      await other.query(`select pg_advisory_xact_lock(hashtext('withdraw-run'), $1)`, [run.runId]);
+      expect(await svc.processRun(run.runId)).toEqual({ paid: 0, failed: 0 });
+    });
+    expect(await info(a.withdrawId)).toMatchObject({ state: WithdrawState.Approved, payoutAttempts: 0 });
+    // that process gone, the run is paid
+    expect(await svc.processRun(run.runId)).toEqual({ paid: 1, failed: 0 });
+    expect(await info(a.withdrawId)).toMatchObject({ state: WithdrawState.Paid, payoutAttempts: 1 });
   });
 
   it('finance rejects a failed payout instead: the hold is released once; the customer may apply again', async () => {

@@ -3,6 +3,10 @@ import type { Messages } from '../types.ts';
 
 const en: Messages<typeof zh> = {
   tabs: { basic: 'Basic plans', supplementary: 'Supplementary packs', retail: 'Retail plans' },
+  moneyLabels: {
+    standardPrice: 'Standard price', salePrice: 'Sale price', overagePrice: 'Out-of-plan price', testPrice: 'Test price', downtimeFee: 'Downtime maintenance fee',
+    price: 'Zone price',
+  },
   fields: {
     goodsReleaseId: 'Plan ID',
     code: 'Code',

@@ -86,6 +86,7 @@ const en: Messages<typeof zh> = {
   },
   payoutFailureTip: 'Tried {{attempts}} times; marked payout failed at {{at}}. Reason: {{reason}}',
   payoutRetryingTip: 'The last payout attempt failed; it will be tried again. Reason: {{reason}}',
+  payoutFailedCustomer: 'Payout failed; finance is handling it',
   info: {
     title: 'Withdrawal',
   },

@@ -1,6 +1,8 @@
 /** Texts of the plan area (issue 4): basic plans and supplementary packs under Billing → Packages. */
 export default {
   tabs: { basic: '基础套餐', supplementary: '补充包', retail: '零售套餐' },
+  /** a money field as the server names it in its "at most two decimals" message (ErrorCode.PlanMoneyInvalid) */
+  moneyLabels: { standardPrice: '标准价格', salePrice: '销售价格', overagePrice: '套外价格', testPrice: '测试期价格', downtimeFee: '停机保号费', price: '区域价格' },
   fields: {
     goodsReleaseId: '套餐 ID',
     code: '套餐编码',

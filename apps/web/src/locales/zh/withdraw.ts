@@ -84,6 +84,8 @@ export default {
   },
   payoutFailureTip: '已尝试 {{attempts}} 次，{{at}} 标记为打款失败。原因：{{reason}}',
   payoutRetryingTip: '上次打款失败，等待再次打款。原因：{{reason}}',
+  /** what a customer reads of its failed payout (the technical reason is for finance only) */
+  payoutFailedCustomer: '打款失败，财务正在处理',
   info: {
     title: '提现详情',
   },

@@ -12,6 +12,7 @@ import { contains, pageOf } from '../../../platform/paging.ts';
 import { customerScope } from '../capital-service.ts';
 import { balancesOut, lockBalances, postJournal, readBalances, withdrawableFen } from '../ledger.ts';
 import { nextWorkingDay, shiftDay } from '../workdays.ts';
+import { claimRun } from './run-lock.ts';
 
 const rowsOf = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[]));
 const isoOf = (v: unknown): string | null => (v == null ? null : new Date(v as string).toISOString());
@@ -62,6 +63,14 @@ function rowOut(r: Record<string, unknown>) {
 }
 export type WithdrawalOut = ReturnType<typeof rowOut>;
 
+/**
+ * A withdrawal as `actor` may see it: why a payout failed is the database's or the bank's raw message, for finance
+ * only; a customer sees the state ("payout failed") and the page's help, never the technical reason.
+ */
+function visibleTo(w: WithdrawalOut, actor: Actor): WithdrawalOut {
+  return isStaff(actor) ? w : { ...w, payoutError: null };
+}
+
 function runOut(r: Record<string, unknown>) {
   return {
     runId: Number(r.run_id), trigger: Number(r.trigger), state: Number(r.state), itemCount: Number(r.item_count), paidCount: Number(r.paid_count),
@@ -99,7 +108,7 @@ export class WithdrawService {
   async info(withdrawId: number, actor: Actor) {
     const w = await this.one(this.db, withdrawId, actor);
     if (!w) throw notFound();
-    return w;
+    return visibleTo(w, actor);
   }
 
   async list(q: BodyOf<typeof api.getWithdrawListPage>, actor: Actor) {
@@ -115,7 +124,7 @@ export class WithdrawService {
     const rows = rowsOf<Record<string, unknown>>(await this.db.execute(sql`${SELECT} where ${cond}
       order by w.withdraw_id desc limit ${p.limit} offset ${p.offset}`));
     const [{ n }] = rowsOf<{ n: string }>(await this.db.execute(sql`select count(*) as n from withdrawals w join customers c on c.cust_id = w.cust_id where ${cond}`));
-    return { list: rows.map(rowOut), total: Number(n), current: p.current, pageSize: p.pageSize };
+    return { list: rows.map((r) => visibleTo(rowOut(r), actor)), total: Number(n), current: p.current, pageSize: p.pageSize };
   }
 
   /** The caller's own customer (withdrawals are applied for by a customer, never by staff for one). */
@@ -141,11 +150,12 @@ export class WithdrawService {
     const out = balancesOut(b);
     const { runDay, arrivalDay } = await expectedDates(this.db, businessDay(Date.now()));
     const [prog] = rowsOf<{ withdraw_id: number }>(await this.db.execute(sql`select withdraw_id from withdrawals where cust_id = ${custId} and state in (${IN_PROGRESS})`));
+    const inProgress = prog ? await this.one(this.db, Number(prog.withdraw_id), null) : null;
     return {
       custId, custName: c.cust_name, withdrawable: out.withdrawable, preDeposit: out.preDeposit, grants: out.grants, withdrawHold: out.withdrawHold,
       accountName: c.cust_name, bankName: c.bank_name?.trim() || null, bankAccount: c.bank_account?.trim() || null,
       expectedRunDay: runDay, expectedArrivalDay: arrivalDay,
-      inProgress: prog ? await this.one(this.db, Number(prog.withdraw_id), null) : null,
+      inProgress: inProgress && visibleTo(inProgress, actor),
     };
   }
 
@@ -206,7 +216,7 @@ export class WithdrawService {
       if ((e as { code?: string }).code === '23505' || String((e as Error).message).includes('withdrawals_in_progress_uq')) throw new AppError(ErrorCode.WithdrawInProgress);
       throw e;
     });
-    return (await this.one(this.db, id, null))!;
+    return visibleTo((await this.one(this.db, id, null))!, ctx.actor);
   }
 
   /**
@@ -252,7 +262,7 @@ export class WithdrawService {
         before: { state: Number(cur.state) }, after: { state, reason, journalId, amount: String(w.amount) },
       });
     });
-    return (await this.one(this.db, b.withdrawId, null))!;
+    return visibleTo((await this.one(this.db, b.withdrawId, null))!, actor);
   }
 
   /* ---- payout runs ---- */
@@ -317,8 +327,21 @@ export class WithdrawService {
    * until each is paid or has had WITHDRAW_PAYOUT_MAX_ATTEMPTS attempts; then it is "payout failed": the money stays
    * held, and finance retries it (`retryPayout`) or rejects it (the hold is released). `stopAfter` (tests) throws
    * after that many payments.
+   *
+   * One job pays a run at a time (`claimRun`): a second one on the same run (the run's job sent again while the first
+   * still runs) returns at once, touching nothing, so the attempts count real attempts only.
    */
   async processRun(runId: number, opts: { stopAfter?: number; retryPauseMs?: number } = {}): Promise<{ paid: number; failed: number }> {
+    const release = await claimRun(this.db, runId);
+    if (!release) return { paid: 0, failed: 0 };
+    try {
+      return await this.payRun(runId, opts);
+    } finally {
+      await release();
+    }
+  }
+
+  private async payRun(runId: number, opts: { stopAfter?: number; retryPauseMs?: number }): Promise<{ paid: number; failed: number }> {
     const [run] = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select * from withdraw_runs where run_id = ${runId}`));
     if (!run || Number(run.state) === WithdrawRunState.Finished) return { paid: 0, failed: 0 };
     const by = String(run.started_by);
@@ -415,7 +438,7 @@ export class WithdrawService {
         after: { state: WithdrawState.Approved, runId: null, payoutAttempts: 0, retry: true, amount: w.amount },
       });
     });
-    return (await this.one(this.db, withdrawId, null))!;
+    return visibleTo((await this.one(this.db, withdrawId, null))!, actor);
   }
 
   private async payOne(withdrawId: number, runId: number, by: string, ctx: RequestContext): Promise<boolean> {

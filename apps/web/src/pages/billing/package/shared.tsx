@@ -1,7 +1,10 @@
 // Shared pieces of the basic plan screens (Billing → Packages): paths, permission codes, colours, queries.
 import { useQueryClient } from '@tanstack/react-query';
 import { InputNumber, Tag, type InputNumberProps } from 'antd';
-import { PlanStatus, PriceChangeStatus, plan, type ResponseOf } from '@lynx/contract';
+import type { RuleObject } from 'antd/es/form';
+import { ErrorCode, PlanStatus, PriceChangeStatus, errorMessage, plan, type ResponseOf } from '@lynx/contract';
+import i18n, { currentLang } from '../../../locales/i18n.ts';
+import { priceFen, type PriceValue } from './money.ts';
 
 export type PlanRow = ResponseOf<typeof plan.getBasicPlanListPage>['list'][number];
 export type PlanDetail = ResponseOf<typeof plan.getBasicPlanDetail>;
@@ -42,8 +45,36 @@ export function Tags({ items }: { items: string[] }) {
 
 /**
  * A price input in string mode: the form holds the exact text ('123456789012.34'), never a float that could not
- * carry it. Not negative; full width.
+ * carry it. Not negative; full width. Never give it a `precision`: that rounds what was typed on blur (19.999 would
+ * be saved as 20.00), where more than two decimals must be refused (`priceRule`).
  */
 export function PriceInputNumber(props: Omit<InputNumberProps<string>, 'stringMode'>) {
-  return <InputNumber<string> min="0" style={{ width: '100%' }} {...props} stringMode />;
+  return <InputNumber<string> min="0" style={{ width: '100%' }} formatter={showCents} {...props} stringMode />;
+}
+
+/** Shows a price with at least two decimals ('39.9' as '39.90') once typing ends; adds zeros only, never rounds. */
+const showCents: NonNullable<InputNumberProps<string>['formatter']> = (value, info) => {
+  if (info.userTyping) return info.input;
+  const text = String(value ?? '');
+  const m = /^(-?\d+)(?:\.(\d*))?$/.exec(text);
+  return m ? `${m[1]}.${(m[2] ?? '').padEnd(2, '0')}` : text;
+};
+
+/** A plan's money fields, by the name the server's PlanMoneyInvalid message gives them. */
+export type PlanMoneyField = 'standardPrice' | 'salePrice' | 'overagePrice' | 'testPrice' | 'downtimeFee' | 'price';
+
+/**
+ * A price field's rule, the server's own check (a negative amount or more than two decimals is refused, never
+ * rounded) with its message for that field (ErrorCode.PlanMoneyInvalid), shown at the field before anything is sent.
+ */
+export function priceRule(field: PlanMoneyField): RuleObject {
+  return {
+    validator: async (_rule, value: PriceValue) => {
+      if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) return;
+      const fen = priceFen(value);
+      if (fen === null || fen < 0n) {
+        throw new Error(errorMessage(ErrorCode.PlanMoneyInvalid, currentLang(), { label: i18n.t(`plan.moneyLabels.${field}`) }));
+      }
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { required } from '../../../../components/rules.ts';
 import { ZonesEditor } from './ZonesEditor.tsx';
 import { apnProblem, fieldPath, type ServiceOption } from './zones.ts';
 import { isPack, toBody, type PlanBody, type PlanFormValues } from './body.ts';
-import { PriceInputNumber } from '../shared.tsx';
+import { PriceInputNumber, priceRule } from '../shared.tsx';
 
 const CODE_RE = /^[A-Za-z0-9_-]+$/;
 
@@ -102,7 +102,7 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
     }
   };
 
-  const money = (extra: Record<string, unknown> = {}) => <PriceInputNumber precision={2} {...extra} />;
+  const money = (extra: Record<string, unknown> = {}) => <PriceInputNumber {...extra} />;
   // a quota and a percentage are numbers, not money
   const decimal = (extra: Record<string, unknown> = {}) => <InputNumber min={0} precision={2} style={{ width: '100%' }} {...extra} />;
   const months = <InputNumber min={0} max={120} precision={0} style={{ width: '100%' }} />;
@@ -181,8 +181,8 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
 
         <Divider titlePlacement="start">{t('plan.form.sections.pricing')}</Divider>
         <Row gutter={16}>
-          {col(<Form.Item name="standardPrice" label={f('standardPrice')} rules={[required()]}>{money()}</Form.Item>)}
-          {col(<Form.Item name="salePrice" label={f('salePrice')} rules={[required()]}>{money({ 'data-testid': 'plan-sale-price' })}</Form.Item>)}
+          {col(<Form.Item name="standardPrice" label={f('standardPrice')} rules={[required(), priceRule('standardPrice')]}>{money()}</Form.Item>)}
+          {col(<Form.Item name="salePrice" label={f('salePrice')} rules={[required(), priceRule('salePrice')]}>{money({ 'data-testid': 'plan-sale-price' })}</Form.Item>)}
           {col(<Form.Item name="taxRate" label={f('taxRate')} rules={[required()]}>{decimal({ max: 100 })}</Form.Item>)}
           {col(<Form.Item label={f('currency')}><Input value="CNY" disabled /></Form.Item>)}
           {col(
@@ -200,8 +200,8 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
             </Form.Item>,
           )}
           {col(<Form.Item name="overageGrade" label={f('overageGrade')}><Select allowClear options={OverageGrade.options(lang)} /></Form.Item>)}
-          {col(<Form.Item name="overagePrice" label={f('overagePrice')}>{money()}</Form.Item>)}
-          {!pack && col(<Form.Item name="downtimeFee" label={f('downtimeFee')}>{money()}</Form.Item>)}
+          {col(<Form.Item name="overagePrice" label={f('overagePrice')} rules={[priceRule('overagePrice')]}>{money()}</Form.Item>)}
+          {!pack && col(<Form.Item name="downtimeFee" label={f('downtimeFee')} rules={[priceRule('downtimeFee')]}>{money()}</Form.Item>)}
           {!pack && col(<Form.Item name="downtimeFreeMonths" label={f('downtimeFreeMonths')}>{months}</Form.Item>)}
         </Row>
 
@@ -260,7 +260,7 @@ export function PlanForm({ title, initial, selfId, disabled, notice, onSubmit, o
                   <InputNumber min={0} precision={0} style={{ width: '100%' }} data-testid="plan-test-quota" />
                 </Form.Item>,
               )}
-              {col(<Form.Item name="testPrice" label={f('testPrice')}>{money()}</Form.Item>)}
+              {col(<Form.Item name="testPrice" label={f('testPrice')} rules={[priceRule('testPrice')]}>{money()}</Form.Item>)}
             </Row>
 
             <Divider titlePlacement="start">{t('plan.form.sections.network')}</Divider>

@@ -63,8 +63,32 @@ describe('zones editor', () => {
     fireEvent.change(input, { target: { value: '0.1' } });
     fireEvent.blur(input);
     await waitFor(() => expect(input).toHaveValue('0.10'));
+    expect(form!.getFieldValue(['zones', 0, 'price'])).toBe('0.1');
     const price: unknown = form!.getFieldValue(['zones', 0, 'price']);
     expect(typeof price).toBe('string');
     expect(priceText(price as string)).toBe('0.10');
+  });
+
+  it.each([
+    ['en', '19.999', 'Zone price: an amount must not be negative and has at most two decimals'],
+    ['en', '0.125', 'Zone price: an amount must not be negative and has at most two decimals'],
+    ['zh', '19.999', '区域价格：金额不能为负，最多两位小数'],
+  ] as const)('refuses a zone price with more than two decimals at the field, never rounding it (%s, %s)', async (lang, typed, text) => {
+    await setLanguage(lang);
+    let form: FormInstance | undefined;
+    render(<Harness zones={[{ zoneName: 'West', price: '39.90', commservIds: [] }]} onForm={(f) => { form = f; }} />);
+    const input = screen.getByLabelText(lang === 'zh' ? '区域价格（元）' : 'Zone price (CNY)');
+    // a saved price shows as it was saved
+    expect(input).toHaveValue('39.90');
+    fireEvent.change(input, { target: { value: typed } });
+    fireEvent.blur(input);
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(input).toHaveValue(typed);
+    expect(form!.getFieldValue(['zones', 0, 'price'])).toBe(typed);
+    // the user's own fix is accepted
+    fireEvent.change(input, { target: { value: '19.99' } });
+    fireEvent.blur(input);
+    await waitFor(() => expect(screen.queryByText(text)).toBeNull());
+    expect(form!.getFieldValue(['zones', 0, 'price'])).toBe('19.99');
   });
 });

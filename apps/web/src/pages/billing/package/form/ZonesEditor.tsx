@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { PLAN_ZONE_MAX, PLAN_ZONE_SERVICE_MAX } from '@lynx/contract';
 import { required } from '../../../../components/rules.ts';
 import { canAddZone, usedElsewhere, zoneServicesProblem, zonesProblem, type ServiceOption, type ZoneValue } from './zones.ts';
-import { PriceInputNumber } from '../shared.tsx';
+import { PriceInputNumber, priceRule } from '../shared.tsx';
 
 /**
  * Up to 10 zones, each with up to 40 communication services; a service never in two zones, and only
@@ -83,8 +83,8 @@ export function ZonesEditor({ form, services, loading }: { form: FormInstance; s
                     </Form.Item>
                   </Col>
                   <Col xs={24} md={8}>
-                    <Form.Item name={[field.name, 'price']} label={z('price')}>
-                      <PriceInputNumber precision={2} />
+                    <Form.Item name={[field.name, 'price']} label={z('price')} rules={[priceRule('price')]}>
+                      <PriceInputNumber />
                     </Form.Item>
                   </Col>
                 </Row>

@@ -9,7 +9,7 @@ import { TariffType, formatMoney, plan, withZoneLabel } from '@lynx/contract';
 import { LogicError, call } from '../../../../request/http.ts';
 import { required } from '../../../../components/rules.ts';
 import { businessTodayPicker } from '../../../../components/businessTime.ts';
-import { PriceInputNumber, planPaths, useInvalidatePlans } from '../shared.tsx';
+import { PriceInputNumber, planPaths, priceRule, useInvalidatePlans } from '../shared.tsx';
 import { comparePrices, priceText } from '../money.ts';
 import { usePageTitle } from '../../../../layout/pageTitle.ts';
 
@@ -115,9 +115,9 @@ export default function PriceAdjustmentPage() {
         <Form.Item
           name="salePrice"
           label={t('plan.price.newPrice')}
-          rules={[required(), { validator: async (_r, v: string | null) => { if (comparePrices(v, d.salePrice) === 0) throw new Error(t('plan.price.samePrice')); } }]}
+          rules={[required(), priceRule('salePrice'), { validator: async (_r, v: string | null) => { if (comparePrices(v, d.salePrice) === 0) throw new Error(t('plan.price.samePrice')); } }]}
         >
-          <PriceInputNumber precision={2} data-testid="price-new" />
+          <PriceInputNumber data-testid="price-new" />
         </Form.Item>
         <Form.Item name="effectiveDate" label={withZoneLabel(t('plan.price.effectiveDate'))} rules={[required()]}>
           <DatePicker style={{ width: '100%' }} disabledDate={(day) => day.isBefore(businessTodayPicker(), 'day')} />

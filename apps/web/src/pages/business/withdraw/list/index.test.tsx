@@ -91,6 +91,21 @@ describe('withdrawals whose payout failed', () => {
     expect(screen.queryByTestId(`withdraw-reject-${failed.withdrawId}`)).toBeNull();
   });
 
+  it.each([
+    ['en', 'Payout failed; finance is handling it'],
+    ['zh', '打款失败，财务正在处理'],
+  ] as const)('a customer, who gets no technical reason, reads that finance is handling its failed payout (%s)', async (lang, text) => {
+    await setLanguage(lang);
+    rows = [{ ...failed, payoutError: null }, { ...approved, payoutAttempts: 1, payoutError: null }];
+    signIn(RoleType.Enterprise, [WithdrawPerm.Page]);
+    await show();
+    expect(within(rowOf(failed.withdrawNo)).getByTestId('withdraw-payout-error')).toHaveTextContent(text);
+    // one being tried again shows nothing to worry about
+    expect(within(rowOf(approved.withdrawNo)).queryByTestId('withdraw-payout-error')).toBeNull();
+    fireEvent.click(within(rowOf(failed.withdrawNo)).getByText(failed.withdrawNo));
+    expect(await screen.findByTestId('withdraw-info-payout-error')).toHaveTextContent(text);
+  });
+
   it('retries only after the confirmation says what happens, then says so and reloads the list', async () => {
     signIn(RoleType.Admin, [WithdrawPerm.Page, WithdrawPerm.Pay]);
     await show();

@@ -25,10 +25,14 @@ export const WITHDRAW_STATE_COLORS: Record<number, string> = {
 /** The failure column's width; the list sizes columns to their content, so the reason is cut to it here. */
 const PAYOUT_FAILURE_WIDTH = 220;
 
-/** Why its payout failed, cut to the cell with the whole story on hover: a payout-failed one, or an approved one awaiting another try. */
+/**
+ * Why its payout failed, cut to the cell with the whole story on hover: a payout-failed one, or an approved one awaiting
+ * another try. The reason is for staff; a customer (whose rows come without it) reads that finance is handling it.
+ */
 function PayoutFailureCell({ r }: { r: WithdrawRow }) {
   const { t } = useTranslation();
   const failed = r.state === WithdrawState.PayoutFailed;
+  if (failed && !r.payoutError) return <Typography.Text type="danger" data-testid="withdraw-payout-error">{t('withdraw.payoutFailedCustomer')}</Typography.Text>;
   if (!r.payoutError || !(failed || r.state === WithdrawState.Approved)) return <>-</>;
   const tip = failed
     ? t('withdraw.payoutFailureTip', { attempts: r.payoutAttempts, at: r.payoutFailedAt ? formatDateTime(r.payoutFailedAt) : '-', reason: r.payoutError })
@@ -218,7 +222,7 @@ export default function WithdrawList() {
                 <Descriptions.Item label={withZoneLabel(F('payoutFailedAt'))}>{showing.payoutFailedAt ? formatDateTime(showing.payoutFailedAt) : '-'}</Descriptions.Item>
                 <Descriptions.Item label={F('payoutError')}>
                   <Typography.Text type={showing.state === WithdrawState.PayoutFailed ? 'danger' : undefined} style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} data-testid="withdraw-info-payout-error">
-                    {showing.payoutError ?? '-'}
+                    {showing.payoutError ?? (showing.state === WithdrawState.PayoutFailed ? t('withdraw.payoutFailedCustomer') : '-')}
                   </Typography.Text>
                 </Descriptions.Item>
               </>

@@ -275,6 +275,16 @@ describe.each(backends)('usage feed and queries on %s', (backend) => {
       for (const name of ['全国', '专网']) await q(`insert into plan_zones (goods_release_id, zone_name) values ($1, $2)`, [p.id, `${code}-${name}`]);
       return Number(p.id);
     };
+    // the cycle of these cards is the natural month: a month that ends within the 12 hours below would start a new
+    // cycle and release the block early, so near a month's end the clock first moves into the next month (the feed
+    // catches up the days between, before the cards get their 1 MB plans)
+    const [y, m] = businessDay(clock).split('-').map(Number);
+    const nextMonth = businessDayStartMs(`${m === 12 ? y + 1 : y}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-01`);
+    if (nextMonth - clock < 2 * DAY) {
+      // a few days into it, so the cards have used more than the 1 MB quota in the new cycle
+      clock = nextMonth + 4 * DAY + 14 * HOUR;
+      await feed(clock);
+    }
     const nextPlan = await copy('USAGE-NEXT-1M', PlanUseUpAction.NextStatus);
     const blockPlan = await copy('USAGE-BLOCK-1M', PlanUseUpAction.BlockUntilCycleEnd);
     // cards with an open session use data in the next window

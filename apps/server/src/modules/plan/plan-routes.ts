@@ -19,7 +19,7 @@ import { apns } from '../network/tables.ts';
 import { commServicesByIds } from '../network/commserv/service.ts';
 import { retailPlansOn } from './retail-service.ts';
 import { visibleToActor } from './plan-service.ts';
-import { apnSets, checkMoney, checkPlan, priceFen, type PlanInput } from './plan-rules.ts';
+import { apnSets, canonicalPrice as price, checkMoney, checkPlan, priceFen, type PlanInput } from './plan-rules.ts';
 import {
   basicPlans, planAlternatives, planApns, planPriceChangeItems, planPriceChanges, planReleases, planZones, planZoneServices,
 } from './plan-tables.ts';
@@ -54,9 +54,6 @@ const toRow = (r: { p: PlanRow; zoneCount: number; releaseCount: number; pending
   createdBy: r.p.createdBy, createdAt: r.p.createdAt.toISOString(), updatedAt: r.p.updatedAt.toISOString(),
 });
 
-
-/** A price the rules have accepted, as the contract's money text ('12.5' → '12.50'). */
-const price = (v: string) => toMoneyText(v) ?? v;
 
 const staffOnly = (actor: Actor) => {
   if (!isStaff(actor)) throw denied();

@@ -5,7 +5,7 @@ import {
   ErrorCode, NetworkType, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode, PlanUseUpAction, ProfitShareMethod,
   TariffType, PlanGoodsType, SUPPLEMENTARY_TARIFFS, BASE_TARIFFS, TEST_VALIDITY_DAYS, goodsTypeOfTariff,
   PLAN_APN_MAX, PLAN_ZONE_MAX, PLAN_ZONE_SERVICE_MAX, PLAN_SERVICE_ADDRESS_MAX, PLAN_TEST_SILENT_MONTHS_MAX, PLAN_TEST_QUOTA_KB_DEFAULT, testQuotaMaxKb,
-  moneyToFen, type BodyOf, type plan, type Bilingual,
+  moneyToFen, toMoneyText, type BodyOf, type plan, type Bilingual,
 } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import { AppError, FieldError } from '../../platform/errors.ts';
@@ -40,6 +40,12 @@ export const isPrice = (v: string) => {
 
 /** Integer fen of a price the rules have accepted (0 for none). */
 export const priceFen = (v: string | null | undefined): bigint => (v == null ? 0n : moneyToFen(v) ?? 0n);
+
+/**
+ * A typed price as the column's money text ('12.5' → '12.50'), so a stored price and a typed one compare as equal; left
+ * as typed when invalid, for the rule to refuse with its message.
+ */
+export const canonicalPrice = <T extends string | null | undefined>(v: T): T => (v == null ? v : ((toMoneyText(v) ?? v) as T));
 
 /**
  * Refuses a price (a decimal string) or a quota/percentage (a number) that is negative or has more than two

@@ -3,7 +3,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  ErrorCode, PlanStatus, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, validateAmount, validateProportion, moneyToFen, toMoneyText,
+  ErrorCode, PlanStatus, ProfitShareMethod, SUPPLEMENTARY_TARIFFS, TariffType, validateAmount, validateProportion, toMoneyText,
   retail as api, type BodyOf,
 } from '@lynx/contract';
 import type { Db, Executor } from '../../db/client.ts';
@@ -15,6 +15,7 @@ import { blankToNull, check } from '../../platform/validate.ts';
 import { customers } from '../account/tables.ts';
 import { visibleBasicPlan, type VisibleBasicPlan } from './plan-service.ts';
 import { basicPlans, planReleases } from './plan-tables.ts';
+import { canonicalPrice, priceFen } from './plan-rules.ts';
 import { retailPlanRecords, retailPlans, type RetailFieldChange } from './retail-tables.ts';
 
 const { RetailStatus, RetailRecordAction } = api;
@@ -42,10 +43,6 @@ type SaveBody = BodyOf<typeof api.saveRetail>;
 type UpdateBody = BodyOf<typeof api.updateRetail>;
 
 
-/** integer fen of a price the checks have accepted (money text from the column or a checked input) */
-const fen = (v: string) => moneyToFen(v) ?? 0n;
-/** a typed price as the column's money text ('12.5' → '12.50'); left as typed when invalid, for the check to refuse */
-const canonical = <T extends string | null | undefined>(v: T): T => (v == null ? v : ((toMoneyText(v) ?? v) as T));
 /** a picker, not a list: more customers are found by typing part of the name */
 const CUSTOMER_OPTIONS_MAX = 200;
 const scope = { custId: retailPlans.custId, rootCustId: retailPlans.rootCustId };
@@ -141,10 +138,10 @@ export function retailService(db: Db) {
   }
 
   function checkPrices(v: Pick<Values, 'price' | 'crossedPrice'>, plan: VisibleBasicPlan | null) {
-    if (plan && fen(v.price) <= fen(plan.salePrice)) {
+    if (plan && priceFen(v.price) <= priceFen(plan.salePrice)) {
       throw fieldError(ErrorCode.RetailPriceNotAboveBasic, 'price', { basicPrice: toMoneyText(plan.salePrice) ?? plan.salePrice });
     }
-    if (v.crossedPrice != null && fen(v.crossedPrice) < fen(v.price)) throw fieldError(ErrorCode.RetailCrossedPriceTooLow, 'crossedPrice');
+    if (v.crossedPrice != null && priceFen(v.crossedPrice) < priceFen(v.price)) throw fieldError(ErrorCode.RetailCrossedPriceTooLow, 'crossedPrice');
   }
 
   async function checkName(ex: Executor, custId: number, name: string, confirmed: boolean | undefined, except?: number) {
@@ -239,7 +236,7 @@ export function retailService(db: Db) {
     const name = b.retailName.trim();
     if (!name) throw new FieldError('retailName', { zh: '不能为空', en: 'must not be blank' });
     const values: Values = {
-      retailName: name, custId: b.custId, goodsReleaseId: b.goodsReleaseId, price: canonical(b.price), crossedPrice: canonical(b.crossedPrice ?? null),
+      retailName: name, custId: b.custId, goodsReleaseId: b.goodsReleaseId, price: canonicalPrice(b.price), crossedPrice: canonicalPrice(b.crossedPrice ?? null),
       taxRate: b.taxRate, dividendMethod: b.dividendMethod, dividendProportion: b.dividendProportion,
       description: blankToNull(b.description), eventGoodsReleaseId: b.eventGoodsReleaseId ?? null, status: b.status ?? RetailStatus.OnSale,
     };
@@ -277,8 +274,8 @@ export function retailService(db: Db) {
     }
     if (patch.description !== undefined) patch.description = blankToNull(patch.description);
     // a price compares with the stored one as money text, so '12.5' is no change from 12.50
-    patch.price = canonical(patch.price);
-    patch.crossedPrice = canonical(patch.crossedPrice);
+    patch.price = canonicalPrice(patch.price);
+    patch.crossedPrice = canonicalPrice(patch.crossedPrice);
     checkNumbers(patch as Partial<Values>);
     await db.transaction(async (tx) => {
       const [before] = await tx.select().from(retailPlans).where(eq(retailPlans.retailId, retailId)).for('update');

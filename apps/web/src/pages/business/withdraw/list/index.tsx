@@ -73,39 +73,35 @@ export default function WithdrawList() {
   const F = (k: string) => t(`withdraw.f.${k}`);
   const A = (k: string) => t(`withdraw.action.${k}`);
 
-  const retryPayout = (r: WithdrawRow) => {
+  /** Finance's decision on one withdrawal, confirmed with who, how much and where to first. */
+  const confirmDecision = (r: WithdrawRow, o: { title: string; confirm: string; ok: string; testId: string; done: string; send: () => Promise<unknown> }) => {
     modal.confirm({
-      title: t('withdraw.retry.title'),
-      content: t('withdraw.retry.confirm', { cust: r.custName, amount: formatMoney(r.amount), bank: r.bankName, account: maskAccount(r.bankAccount) }),
-      okText: A('retry'),
+      title: t(o.title),
+      content: t(o.confirm, { cust: r.custName, amount: formatMoney(r.amount), bank: r.bankName, account: maskAccount(r.bankAccount) }),
+      okText: A(o.ok),
       cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'withdraw-retry-ok' } as Record<string, string>,
+      okButtonProps: { 'data-testid': o.testId } as Record<string, string>,
       onOk: async () => {
         try {
-          await call(withdraw.retryWithdrawPayout, { withdrawId: r.withdrawId });
-          message.success(t('withdraw.retry.done'));
+          await o.send();
+          message.success(t(o.done));
         } finally {
-          // refused because someone else moved it first: the list shows where it is now
+          // also when refused because someone else moved it first: the list shows where it is now
           table.refresh();
         }
       },
     });
   };
 
-  const approve = (r: WithdrawRow) => {
-    modal.confirm({
-      title: t('withdraw.review.approveTitle'),
-      content: t('withdraw.review.approveConfirm', { cust: r.custName, amount: formatMoney(r.amount), bank: r.bankName, account: maskAccount(r.bankAccount) }),
-      okText: A('approve'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { 'data-testid': 'withdraw-approve-ok' } as Record<string, string>,
-      onOk: async () => {
-        await call(withdraw.checkWithdraw, { withdrawId: r.withdrawId, approve: true });
-        message.success(t('withdraw.review.approved'));
-        table.refresh();
-      },
-    });
-  };
+  const retryPayout = (r: WithdrawRow) => confirmDecision(r, {
+    title: 'withdraw.retry.title', confirm: 'withdraw.retry.confirm', ok: 'retry', testId: 'withdraw-retry-ok', done: 'withdraw.retry.done',
+    send: () => call(withdraw.retryWithdrawPayout, { withdrawId: r.withdrawId }),
+  });
+
+  const approve = (r: WithdrawRow) => confirmDecision(r, {
+    title: 'withdraw.review.approveTitle', confirm: 'withdraw.review.approveConfirm', ok: 'approve', testId: 'withdraw-approve-ok', done: 'withdraw.review.approved',
+    send: () => call(withdraw.checkWithdraw, { withdrawId: r.withdrawId, approve: true }),
+  });
 
   const runPayouts = async () => {
     const due = await call(withdraw.getWithdrawListPage, { state: WithdrawState.Approved, pageSize: 1 });

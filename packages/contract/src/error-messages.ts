@@ -557,6 +557,26 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
     zh: '还款期限须为 1–{maxDays} 天或 1–{maxMonths} 个月',
     en: 'The payment term must be 1–{maxDays} days or 1–{maxMonths} months',
   },
+  [ErrorCode.BillPeriodNotReady]: {
+    zh: '账期 {period} 尚不能出账：{reason}',
+    en: 'Period {period} cannot be billed yet: {reason}',
+  },
+  [ErrorCode.BillRunRunning]: { zh: '账期 {period} 正在出账，请等待本次出账完成', en: 'Bills of {period} are being run; wait for that run to finish' },
+  [ErrorCode.BillPublished]: { zh: '账单已发布，不能重新出账', en: 'The bill is published; it cannot be run again' },
+  [ErrorCode.BillNotPublished]: { zh: '账单尚未发布，不能核销', en: 'The bill is not published yet; it cannot be written off' },
+  [ErrorCode.WriteOffZero]: { zh: '核销金额不能为 0', en: 'The write-off amount cannot be 0' },
+  [ErrorCode.WriteOffAboveDue]: {
+    zh: '核销金额不能超过待核销金额 {due} 元',
+    en: 'The write-off amount cannot exceed the amount to be written off, {due} CNY',
+  },
+  [ErrorCode.WriteOffAboveBalance]: {
+    zh: '核销金额不能超过预存款与赠送金之和 {payable} 元',
+    en: 'The write-off amount cannot exceed pre-deposit plus grants, {payable} CNY',
+  },
+  [ErrorCode.BillNothingDue]: { zh: '该账单已无待核销金额', en: 'Nothing is left to write off on this bill' },
+  [ErrorCode.BillRunNothing]: { zh: '账期 {period} 没有需要出账的客户', en: 'No customer has anything to bill for {period}' },
+  [ErrorCode.OneOffFeeBilled]: { zh: '该费用已出账或已取消，不能再取消', en: 'The fee is already billed or cancelled; it cannot be cancelled' },
+  [ErrorCode.OneOffFeeCardNotOwned]: { zh: '卡 {iccid} 不属于该客户', en: 'Card {iccid} does not belong to this customer' },
   [ErrorCode.UploadMalformed]: {
     zh: '上传的内容不完整或格式错误，请重新选择文件上传',
     en: 'The upload is incomplete or malformed, please choose the file and upload it again',

@@ -248,6 +248,18 @@ export const ErrorCode = {
   CreditBelowUsed: 20872,
   CreditValidToInvalid: 20873,
   CreditTermInvalid: 20874,
+  // bills and write-off (issue 14): 20900-20929
+  BillPeriodNotReady: 20900,
+  BillRunRunning: 20901,
+  BillPublished: 20902,
+  BillNotPublished: 20903,
+  WriteOffZero: 20904,
+  WriteOffAboveDue: 20905,
+  WriteOffAboveBalance: 20906,
+  BillNothingDue: 20907,
+  BillRunNothing: 20908,
+  OneOffFeeBilled: 20909,
+  OneOffFeeCardNotOwned: 20910,
   // request shape, answered by the shared HTTP layer: 20060-20069
   UploadMalformed: 20060,
   JsonInvalid: 20061,

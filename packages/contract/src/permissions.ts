@@ -51,6 +51,15 @@ export const Perm = {
   BusinessWithdrawPay: 8050002,
   BusinessWithdrawExport: 8050003,
   FinancialCredit: 9010000,
+  // issue 14, charging and bills
+  BillingBill: 4020000,
+  BillingBillPublish: 4020001,
+  BillingBillRun: 4020002,
+  BillingBillExport: 4020003,
+  FinancialWriteOff: 9020000,
+  FinancialWriteOffDo: 9020001,
+  ShortcutsOneOffFee: 6090000,
+  ShortcutsOneOffFeeAdd: 6090001,
   /** the Home overview's shortcut tiles that open money screens (HOME_TILES: 1000011 + index) */
   HomeTileCustomer: 1000016,
   HomeTileRecharge: 1000017,
@@ -118,7 +127,10 @@ export const permissionTree: PermissionNode[] = [
       btn(4010003, '新增/复制基础套餐', 'Add / copy basic plan'), btn(4010004, '调价', 'Price adjustment'),
       btn(4010005, '新增/编辑零售套餐', 'Add / edit retail plan'), btn(4010006, '导出', 'Export packages'),
     ]),
-    page(4020000, '账单', 'Bills'),
+    page(Perm.BillingBill, '账单', 'Bills', [
+      btn(Perm.BillingBillPublish, '发布账单', 'Publish bill'), btn(Perm.BillingBillRun, '出账/重新出账', 'Run / re-run bills'),
+      btn(Perm.BillingBillExport, '导出账单', 'Export bills'),
+    ]),
     page(4030000, '订单中心', 'Order centre'),
     page(4040000, '销售订单', 'Sales orders', [btn(4040001, '处理', 'Handle'), btn(4040002, '回复', 'Reply')]),
     page(4050000, '渠道账单', 'Channel bills', [btn(4050001, '导入', 'Import')]),
@@ -186,7 +198,7 @@ export const permissionTree: PermissionNode[] = [
     page(8050000, '提现', 'Withdrawal', [btn(8050001, '审核', 'Audit'), btn(8050002, '提现', 'Deposit'), btn(8050003, '导出', 'Export')]),
   ]),
   page(Perm.Financial, '财务', 'Financial', [
-    page(9010000, '授信', 'Credit'), page(9020000, '核销', 'Write-off'), page(9030000, '运营账单', 'Operating bills'),
+    page(9010000, '授信', 'Credit'), page(Perm.FinancialWriteOff, '核销', 'Write-off', [btn(Perm.FinancialWriteOffDo, '核销', 'Write off')]), page(9030000, '运营账单', 'Operating bills'),
     page(9040000, 'C 端发票', 'Customer invoices'), page(9050000, '对账报表', 'Accounting reports'),
   ]),
   page(Perm.Report, '报表', 'Reports', [

@@ -40,7 +40,10 @@ export function builtInRolePermissions(): Record<number, number[]> {
   // package buttons for staff only: delete 4010001, publish 4010002, add/copy basic 4010003, price adjustment 4010004
   // card import (2070000) too: cards enter the platform through operator staff; card types are a platform catalogue
   // kept by staff (add/edit 2050001, delete 2050002): customers see the list read-only
-  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 8050002, 4010001, 4010002, 4010003, 4010004, 2070000, 2050001, 2050002];
+  // bills are run and published by platform finance (4020001 publish, 4020002 run / re-run); one-off fees are put on by
+  // staff (6090001); customers read their published bills and write them off (9020001)
+  const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 8050002, 4010001, 4010002, 4010003, 4010004, 2070000, 2050001, 2050002,
+    Perm.BillingBillPublish, Perm.BillingBillRun, Perm.ShortcutsOneOffFeeAdd];
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
@@ -55,7 +58,7 @@ export function builtInRolePermissions(): Record<number, number[]> {
         // package management: view the plans released to it
         Perm.PackageManage,
       ]),
-      [2010007],
+      [2010007, Perm.BillingBillPublish, Perm.BillingBillRun],
     ),
   };
 }

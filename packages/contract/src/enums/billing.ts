@@ -43,3 +43,52 @@ export const CHARGE_TIMING_OF: Readonly<Record<BillLineCategory, ChargeTiming>> 
   [BillLineCategory.PackFee]: ChargeTiming.AtEvent,
   [BillLineCategory.OneOffFee]: ChargeTiming.OnBill,
 };
+
+/**
+ * A bill's status (spec §4). Stored: 1 while unpublished or nothing is due, 2 published with money due, 3 written
+ * off. Overdue (4, 5) is computed when read from the due date (published day + BILL_DUE_DAYS): a bill written off
+ * after its due date is 4, one still unpaid past it is 5.
+ */
+export const BillStatus = defineEnum({
+  Normal: { value: 1, zh: '正常', en: 'Normal' },
+  ToWriteOff: { value: 2, zh: '待核销', en: 'To be written off' },
+  WrittenOff: { value: 3, zh: '已核销', en: 'Written off' },
+  OverdueWrittenOff: { value: 4, zh: '逾期已核销', en: 'Overdue, written off' },
+  OverdueNotWrittenOff: { value: 5, zh: '逾期未核销', en: 'Overdue, not written off' },
+});
+export type BillStatus = (typeof BillStatus.values)[number];
+
+export const BillPublishState = defineEnum({
+  Unpublished: { value: 0, zh: '未发布', en: 'Unpublished' },
+  Published: { value: 1, zh: '已发布', en: 'Published' },
+});
+export type BillPublishState = (typeof BillPublishState.values)[number];
+
+/** A bill run: the set-based pass that rates every card of a period (or re-rates one customer's unpublished bill). */
+export const BillRunState = defineEnum({
+  Running: { value: 1, zh: '出账中', en: 'Running' },
+  Done: { value: 2, zh: '已完成', en: 'Done' },
+  Failed: { value: 3, zh: '失败', en: 'Failed' },
+});
+export type BillRunState = (typeof BillRunState.values)[number];
+
+/** One-off fee states (6090000). */
+export const OneOffFeeState = defineEnum({
+  Pending: { value: 1, zh: '待出账', en: 'Pending' },
+  Billed: { value: 2, zh: '已出账', en: 'Billed' },
+  Cancelled: { value: 3, zh: '已取消', en: 'Cancelled' },
+});
+export type OneOffFeeState = (typeof OneOffFeeState.values)[number];
+
+/** Breakdowns of a bill (bill_summaries.dim). */
+export const BillSummaryDim = defineEnum({
+  Plan: { value: 1, zh: '按套餐', en: 'By plan' },
+  Operator: { value: 2, zh: '按运营商', en: 'By operator' },
+  CardType: { value: 3, zh: '按卡类型', en: 'By card type' },
+});
+export type BillSummaryDim = (typeof BillSummaryDim.values)[number];
+
+/** A published bill is due this many days after the day it is published (docs/decisions.md "Issue 14: bills"). */
+export const BILL_DUE_DAYS = 15;
+/** A bill run's card chunk: lines and cursor committed together. */
+export const BILL_RUN_CHUNK_CARDS = 20_000;

@@ -44,6 +44,8 @@ import { capitalRoutes } from './modules/money/capital-routes.ts';
 import { rechargeRoutes } from './modules/money/recharge/recharge-routes.ts';
 import { withdrawRoutes } from './modules/money/withdraw/withdraw-routes.ts';
 import { creditRoutes } from './modules/money/credit/credit-routes.ts';
+import { reportRoutes } from './modules/money/reports/report-routes.ts';
+import { billRoutes } from './modules/billing/bills/bill-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/lifecycle/scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 import { seedDemoMoney } from './seed/demo-money.ts';
@@ -137,6 +139,8 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   rechargeRoutes(app, deps);
   withdrawRoutes(app, deps);
   creditRoutes(app, deps);
+  reportRoutes(app, deps);
+  billRoutes(app, deps);
   diagnoseRoutes(app, deps);
   await usageModule(app, deps);
   homeRoutes(app, deps);

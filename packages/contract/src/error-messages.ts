@@ -577,6 +577,7 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.BillRunNothing]: { zh: '账期 {period} 没有需要出账的客户', en: 'No customer has anything to bill for {period}' },
   [ErrorCode.OneOffFeeBilled]: { zh: '该费用已出账或已取消，不能再取消', en: 'The fee is already billed or cancelled; it cannot be cancelled' },
   [ErrorCode.OneOffFeeCardNotOwned]: { zh: '卡 {iccid} 不属于该客户', en: 'Card {iccid} does not belong to this customer' },
+  [ErrorCode.BillNotRated]: { zh: '该账单最近一次出账未完成，请重新出账后再发布', en: 'The bill\'s last run did not finish; run it again before publishing' },
   [ErrorCode.UploadMalformed]: {
     zh: '上传的内容不完整或格式错误，请重新选择文件上传',
     en: 'The upload is incomplete or malformed, please choose the file and upload it again',

@@ -260,6 +260,7 @@ export const ErrorCode = {
   BillRunNothing: 20908,
   OneOffFeeBilled: 20909,
   OneOffFeeCardNotOwned: 20910,
+  BillNotRated: 20911,
   // request shape, answered by the shared HTTP layer: 20060-20069
   UploadMalformed: 20060,
   JsonInvalid: 20061,

@@ -51,6 +51,8 @@ export const Perm = {
   BusinessWithdrawPay: 8050002,
   BusinessWithdrawExport: 8050003,
   FinancialCredit: 9010000,
+  /** Financial › Accounting reports (daily and monthly statements of customers' money) */
+  FinancialReport: 9050000,
   // issue 14, charging and bills
   BillingBill: 4020000,
   BillingBillPublish: 4020001,
@@ -199,7 +201,7 @@ export const permissionTree: PermissionNode[] = [
   ]),
   page(Perm.Financial, '财务', 'Financial', [
     page(9010000, '授信', 'Credit'), page(Perm.FinancialWriteOff, '核销', 'Write-off', [btn(Perm.FinancialWriteOffDo, '核销', 'Write off')]), page(9030000, '运营账单', 'Operating bills'),
-    page(9040000, 'C 端发票', 'Customer invoices'), page(9050000, '对账报表', 'Accounting reports'),
+    page(9040000, 'C 端发票', 'Customer invoices'), page(Perm.FinancialReport, '对账报表', 'Accounting reports'),
   ]),
   page(Perm.Report, '报表', 'Reports', [
     page(10010000, '月度卡报表', 'Monthly SIM report'), page(10020000, '预付费用扣缴', 'Prepaid cost withholding'),

@@ -22,3 +22,4 @@ export * from '../modules/money/ledger-tables.ts';
 export * from '../modules/money/recharge/recharge-tables.ts';
 export * from '../modules/money/withdraw/withdraw-tables.ts';
 export * from '../modules/money/credit/credit-tables.ts';
+export * from '../modules/billing/run/bill-tables.ts';

@@ -19,6 +19,7 @@ export class Jobs {
   readonly boss: PgBoss;
   private queues = new Map<string, QueueDef>();
   private schedules = new Map<string, string | null>();
+  private atStart = new Set<string>();
   private started = false;
 
   constructor(
@@ -43,6 +44,11 @@ export class Jobs {
     this.schedules.set(name, cron);
   }
 
+  /** Also runs a defined queue once when the workers start (a job that catches up, e.g. the days a stopped server missed). */
+  runAtStart(name: string): void {
+    this.atStart.add(name);
+  }
+
   async start(runWorkers: boolean, pollingIntervalSeconds = 1): Promise<void> {
     await this.boss.start();
     this.started = true;
@@ -61,6 +67,7 @@ export class Jobs {
       if (cron === null) await this.boss.unschedule(name);
       else await this.boss.schedule(name, cron, {}, { tz: this.timeZone });
     }
+    for (const name of this.atStart) await this.boss.send(name, {}, { singletonKey: `${name}:start` });
   }
 
   async send(name: string, data: object, opts: PgBoss.SendOptions = {}): Promise<string | null> {

@@ -80,6 +80,8 @@ async function customer(tx: Tx, name: string, parent: typeof customers.$inferSel
   if (preDeposit) {
     await postJournal(tx, {
       kind: JournalKind.Opening, custId: row.custId, refType: 'opening', by: { accountId: null, loginName: 'system' },
+      // brought in when the demo's history starts (its usage month), so the accounting reports have closed days to show
+      at: demoUsageStart(),
       lines: [{ account: LedgerAccount.PreDeposit, fen: BigInt(preDeposit) * 100n }, { account: LedgerAccount.Opening, fen: -BigInt(preDeposit) * 100n }],
     });
   }

@@ -34,10 +34,12 @@ export interface SearchTableProps<Row> {
   listKey?: string;
   /** row height (a long list, e.g. the card list, uses 'middle' to show ten rows on a laptop screen) */
   size?: TableProps<Row>['size'];
+  /** a fixed row under the rows (e.g. a report's totals over every page) */
+  summary?: TableProps<Row>['summary'];
 }
 
 /** A configured list page: search form, toolbar with export, table with paging and sorting. */
-export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, exportVia, emptyHint, scrollX, rowSelection, listKey, size }: SearchTableProps<Row>) {
+export function SearchTable<Row extends object>({ table, fields = [], columns, rowKey, title, toolbar, exportSource, exportVia, emptyHint, scrollX, rowSelection, listKey, size, summary }: SearchTableProps<Row>) {
   const { t } = useTranslation();
   // a header never squeezed onto two lines or cut: its column grows, the table scrolls sideways
   const fitted = fitHeaderWidths(columns, headerTextMeasure());
@@ -65,6 +67,7 @@ export function SearchTable<Row extends object>({ table, fields = [], columns, r
           dataSource={table.list as Row[]}
           loading={table.query.isFetching}
           onChange={table.onChange as never}
+          summary={summary}
           scroll={{ x: fitScrollX(scrollX, columns, fitted) ?? 'max-content' }}
           pagination={{
             current: table.state.current,

@@ -59,6 +59,14 @@ export const routes: RouteDef[] = [
           { path: 'retailrecord/:retailId', titleKey: 'billingRetailRecord', page: () => import('../pages/billing/package/retail/record/index.tsx') },
         ],
       },
+      {
+        // Billing › Bills (issue 14): the list's spending / fenrun sub-paths are no tabs of their own (spec §2)
+        path: 'bill', titleKey: 'billingBill', perm: Perm.BillingBill, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:tab?', titleKey: 'billingBill', page: () => import('../pages/billing/bill/list/index.tsx') },
+          { path: 'spending/detail/:billId', titleKey: 'billingBillDetail', page: () => import('../pages/billing/bill/detail/index.tsx') },
+        ],
+      },
     ],
   },
   {
@@ -113,6 +121,21 @@ export const routes: RouteDef[] = [
         children: [
           { path: 'list', titleKey: 'financialCredit', page: () => import('../pages/financial/credit/list/index.tsx') },
           { path: 'change-log/:creditId', titleKey: 'financialCreditChangeLog', page: () => import('../pages/financial/credit/change-log/index.tsx') },
+        ],
+      },
+      {
+        // Financial › Write-off (issue 14): bills to write off, written off, overdue (:tab pending | done | overdue)
+        path: 'cancel-bill', titleKey: 'financialCancelBill', perm: Perm.FinancialWriteOff, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:tab?', titleKey: 'financialCancelBill', page: () => import('../pages/financial/cancel-bill/list/index.tsx') },
+        ],
+      },
+      {
+        // Financial › Accounting reports (issue 14): daily and monthly statements of the customers' money (:type ReportPeriod)
+        path: 'report', titleKey: 'financialReport', perm: Perm.FinancialReport, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'financialReport', page: () => import('../pages/financial/report/list/index.tsx') },
+          { path: 'detail/:id/:type', titleKey: 'financialReportDetail', page: () => import('../pages/financial/report/detail/index.tsx') },
         ],
       },
     ],
@@ -234,6 +257,11 @@ export const routes: RouteDef[] = [
       {
         path: 'queryflow', titleKey: 'shortcutsQueryflow', perm: 6100000, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'shortcutsQueryflow', page: () => import('../pages/shortcuts/queryflow/list/index.tsx') }],
+      },
+      {
+        // one-off fees on a customer or card, charged on its next bill (issue 14)
+        path: 'oncecost', titleKey: 'shortcutsOncecost', perm: Perm.ShortcutsOneOffFee, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'shortcutsOncecost', page: () => import('../pages/shortcuts/oncecost/list/index.tsx') }],
       },
     ],
   },

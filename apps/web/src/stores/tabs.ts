@@ -16,6 +16,7 @@ export interface Tab {
 const EXCLUDED = [
   /\/card\/card-list\/numcard(\/|$)/,
   /^\/billing\/package\/list\/[^/]+/,
+  /^\/financial\/cancel-bill\/list\/[^/]+/,
   /^\/billing\/bill\/list\/(fenrun|spending)(\/|$)/,
   /^\/billing\/orderCenter\/orders\/list\/[^/]+/,
   /^\/operator\/platformConfig\/(add|edit)(\/|$)/,

@@ -184,6 +184,8 @@ export const getBillCardLines = endpoint({
     iccid: Type.Optional(Type.String({ maxLength: 20 })),
     category: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 })),
     after: Type.Optional(Type.String({ maxLength: 80 })),
+    /** a page number, read only without `after` (the export walks pages by number; the screen goes by `after`) */
+    current: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
   }),
   response: Type.Object({ list: Type.Array(BillLineRow), total: Type.Integer(), pageSize: Type.Integer(), next: Nullable(Type.String()) }),

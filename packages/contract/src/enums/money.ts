@@ -47,3 +47,10 @@ export const RefundState = defineEnum({
   Failed: { value: 3, zh: '退款失败', en: 'Refund failed' },
 });
 export type RefundState = (typeof RefundState.values)[number];
+
+/** The period of an accounting report (Financial › Accounting reports): a business day or a business month. */
+export const ReportPeriod = defineEnum({
+  Daily: { value: 1, zh: '日报', en: 'Daily' },
+  Monthly: { value: 2, zh: '月报', en: 'Monthly' },
+});
+export type ReportPeriod = (typeof ReportPeriod.values)[number];

@@ -14,6 +14,8 @@ create table bill_runs (
   -- the last card whose lines are committed (chunks go in iccid order)
   cursor_iccid text,
   cards_done bigint not null default 0,
+  -- the cards the run has to rate, counted when it starts
+  cards_total bigint not null default 0,
   lines_written bigint not null default 0,
   -- 1 cards, 2 totals, 3 done: the step the run is in
   step smallint not null default 1,
@@ -43,6 +45,8 @@ create table bills (
   -- the last day to write it off (published day + 15 days); past it, an unpaid bill is overdue
   due_date date,
   card_count integer not null default 0,
+  -- the bill's card lines (bill_lines rows), written with its totals: the unfiltered total of the card-lines page
+  line_count bigint not null default 0,
   -- amounts including tax; by category (BillLineCategory)
   total numeric(16, 2) not null default 0,
   tax numeric(16, 2) not null default 0,
@@ -96,6 +100,8 @@ create table bill_lines (
   withheld boolean not null default false,
   primary key (period_key, bill_id, iccid, category, from_day, ref_id)
 ) partition by list (period_key);
+-- a card's lines across bills (the card detail's Billing tab); each partition gets its own
+create index bill_lines_iccid on bill_lines (iccid, period_key);
 
 create or replace function bill_lines_ensure_partition(p text) returns integer
 language plpgsql as $$

@@ -28,6 +28,11 @@ export interface JournalInput {
   idempotencyKey?: string;
   /** who caused it (a person, or 'system' for jobs and notifications) */
   by: { accountId: number | null; loginName: string | null };
+  /**
+   * When it happened, for opening balances brought in from before (the demo's customers existed before the first
+   * start); every other movement happens now. Never later than now.
+   */
+  at?: Date;
 }
 
 /** A customer's money in fen, as locked and changed by a journal. */
@@ -146,10 +151,11 @@ export async function postJournal(tx: Tx, j: JournalInput): Promise<Posted> {
     throw new AppError(ErrorCode.BalanceInsufficient, { available: formatMoney(fenToMoney(availableFen(before))) });
   }
 
+  const at = j.at ? j.at.toISOString() : null;
   const [journal] = rowsOf<{ journal_id: string }>(await tx.execute(sql`insert into ledger_journals
-      (kind, cust_id, root_cust_id, ref_type, ref_id, memo, idempotency_key, account_id, created_by)
+      (kind, cust_id, root_cust_id, ref_type, ref_id, memo, idempotency_key, account_id, created_by, created_at)
     values (${j.kind}, ${j.custId}, ${before.rootCustId}, ${j.refType ?? null}, ${j.refId == null ? null : String(j.refId)}, ${j.memo ?? null},
-      ${j.idempotencyKey ?? null}, ${j.by.accountId}, ${j.by.loginName})
+      ${j.idempotencyKey ?? null}, ${j.by.accountId}, ${j.by.loginName}, least(coalesce(${at}::timestamptz, now()), now()))
     on conflict (idempotency_key) where idempotency_key is not null do nothing
     returning journal_id`));
   if (!journal) {
@@ -160,8 +166,8 @@ export async function postJournal(tx: Tx, j: JournalInput): Promise<Posted> {
   }
   const journalId = Number(journal.journal_id);
 
-  await tx.execute(sql`insert into ledger_postings (journal_id, cust_id, account, kind, amount, balance_after)
-    select ${journalId}, v.cust, v.account, ${j.kind}, v.amount, v.balance
+  await tx.execute(sql`insert into ledger_postings (journal_id, cust_id, account, kind, amount, balance_after, created_at)
+    select ${journalId}, v.cust, v.account, ${j.kind}, v.amount, v.balance, least(coalesce(${at}::timestamptz, now()), now())
     from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v (cust integer, account smallint, amount numeric, balance numeric)`);
   await tx.execute(sql`update customer_balances set pre_deposit = ${fenToMoney(after.preDeposit)}::numeric, grants = ${fenToMoney(after.grants)}::numeric,
     contract_payment = ${fenToMoney(after.contractPayment)}::numeric, withdraw_hold = ${fenToMoney(after.withdrawHold)}::numeric, updated_at = now()

@@ -53,7 +53,9 @@ const en: Messages<typeof zh> = {
   },
   billing: {
     price: 'Plan price', currency: 'Currency', tax: 'Tax rate', overage: 'Out-of-plan price', renewal: 'Renewal mode', contractMonths: 'Contract months', contractEnd: 'Contract ends',
-    packs: 'Event packs ordered', noBills: 'Bills are not shown until billing exists in the product; the figures above are what this card is billed on.', noPlan: 'This card has no plan, so there is nothing to bill yet.',
+    packs: 'Event packs ordered', noPlan: 'This card has no plan, so there is nothing to bill yet.',
+    cny: 'CNY', lines: 'Bill lines', linesUnavailable: 'Bill lines are not available right now.', noLines: 'No bill lines for this card yet: once a period is billed, this card\'s charges show here.',
+    period: 'Period', billNo: 'Bill no.', category: 'Category', days: 'Days billed', usage: 'Usage / quota', amount: 'Amount', withheld: 'Withheld', withheldTag: 'Withheld', published: 'Published',
   },
   sms: {
     send: 'Send SMS', sendButton: 'Send', content: 'Message', counter: '{{n}} / {{max}} characters', hint: 'At most 70 characters with Chinese or other non-GSM characters, otherwise 160.',

@@ -70,6 +70,7 @@ const en: Messages<typeof zh> = {
       rechargeRefund: 'Refund',
       withdraw: 'Withdrawal',
       credit: 'Credit',
+      bill: 'Bill',
     },
   },
   detail: {

@@ -51,7 +51,9 @@ export default {
   },
   billing: {
     price: '套餐价格', currency: '币种', tax: '税率', overage: '套外资费', renewal: '续订方式', contractMonths: '合约月数', contractEnd: '合约到期',
-    packs: '已订购加油包', noBills: '账单功能上线前这里不显示账单；以上为这张卡的计费依据。', noPlan: '这张卡还没有套餐，没有计费信息。',
+    packs: '已订购加油包', noPlan: '这张卡还没有套餐，没有计费信息。',
+    cny: '人民币', lines: '账单明细', linesUnavailable: '账单明细暂不可用。', noLines: '这张卡还没有账单明细：账期出账后，这张卡的费用显示在这里。',
+    period: '账期', billNo: '账单编号', category: '费用类别', days: '计费日期', usage: '用量 / 额度', amount: '金额', withheld: '预扣', withheldTag: '已预扣', published: '发布状态',
   },
   sms: {
     send: '发送短信', sendButton: '发送', content: '短信内容', counter: '{{n}} / {{max}} 个字符', hint: '含中文等字符时最多 70 个字符，否则最多 160 个。',

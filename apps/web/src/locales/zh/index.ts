@@ -25,5 +25,7 @@ import money from './money.ts';
 import credit from './credit.ts';
 import withdraw from './withdraw.ts';
 import recharge from './recharge.ts';
+import report from './report.ts';
+import bill from './bill.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report };

@@ -68,6 +68,7 @@ export default {
       rechargeRefund: '退款单',
       withdraw: '提现单',
       credit: '授信',
+      bill: '账单',
     },
   },
   detail: {

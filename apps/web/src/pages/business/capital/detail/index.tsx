@@ -25,7 +25,7 @@ export function ledgerFilters(v: Record<string, any>): Record<string, unknown> {
 /** What caused a movement, in words: a top-up 12, a withdrawal 3, an opening balance (unknown sources as stored). */
 export function sourceText(t: (k: string) => string, refType: string | null, refId: string | null): string {
   if (!refType) return '-';
-  const known = ['opening', 'recharge', 'rechargeRefund', 'withdraw', 'credit'].includes(refType);
+  const known = ['opening', 'recharge', 'rechargeRefund', 'withdraw', 'credit', 'bill'].includes(refType);
   const name = known ? t(`money.ledger.sources.${refType}`) : refType;
   return refId ? `${name} · ${refId}` : name;
 }
@@ -35,6 +35,7 @@ export const KIND_COLORS: Record<number, string> = {
   [JournalKind.WithdrawRelease]: 'blue', [JournalKind.WithdrawPaid]: 'purple', [JournalKind.Spend]: 'red', [JournalKind.Adjust]: 'magenta',
   // the channel never refunded: the refund's money is back, so it reads apart from the refund itself
   [JournalKind.RefundReversal]: 'lime',
+  [JournalKind.WriteOff]: 'geekblue',
 };
 
 /** The ledger of one customer: each posting with its account's balance right after it, filtered by kind, account and days. */

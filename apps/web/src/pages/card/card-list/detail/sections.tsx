@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
-  CardActionKind, CardChangeSource, CardState, CommServType, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode,
+  BillLineCategory, BillPublishState, CardActionKind, CardChangeSource, Perm, bill, formatSize, CardState, CommServType, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode,
   TariffType, carddetail, formatDate, formatDateRange, formatDateTime, formatMoney, formatSizeFromMB, pool, regionName, type ResponseOf, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
@@ -12,6 +12,7 @@ import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { STATE_COLORS } from '../list/index.tsx';
 import { POOL_STATE_COLORS } from '../../pool/shared.tsx';
 import { historyReason } from '../../history.ts';
+import { useSession } from '../../../../stores/session.ts';
 
 type Basic = ResponseOf<typeof carddetail.getCardDetail>;
 const dt = (v: string | null | undefined) => (v ? formatDateTime(v) : '-');
@@ -225,7 +226,7 @@ export function BillingTab({ iccid }: { iccid: string }) {
       <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} items={([
         [t('carddetail.plan.current'), d.plan.name],
         [B('price'), d.price != null ? formatMoney(d.price) : '-'],
-        [B('currency'), d.currency ?? '-'],
+        [B('currency'), d.currency === 'CNY' ? B('cny') : (d.currency ?? '-')],
         [B('tax'), d.taxRate != null ? `${d.taxRate}%` : '-'],
         [B('overage'), d.overagePrice != null ? `${formatMoney(d.overagePrice)} / ${d.overageGrade != null ? OverageGrade.label(d.overageGrade, lang) : '-'}` : '-'],
         [B('renewal'), d.renewalMode != null ? PlanRenewalMode.label(d.renewalMode, lang) : '-'],
@@ -234,8 +235,48 @@ export function BillingTab({ iccid }: { iccid: string }) {
         [t('carddetail.plan.bCycles'), `${d.bCycles.used} / ${d.bCycles.total}`],
         [B('packs'), d.eventPackCount],
       ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
-      <Alert style={{ marginTop: 16 }} type="info" showIcon message={B('noBills')} />
+      <div style={{ marginTop: 16 }}><CardBillLines iccid={iccid} /></div>
     </>
+  );
+}
+
+type CardBillLine = ResponseOf<typeof bill.getCardBillLines>['list'][number];
+
+/** The card's lines on bills, newest period first (withheld ones included), each linking to its bill for those who may open bills. */
+function CardBillLines({ iccid }: { iccid: string }) {
+  const { t, lang } = useLang();
+  const B = (k: string) => t(`carddetail.billing.${k}`);
+  const canBills = useSession((s) => s.permissions.has(Perm.BillingBill));
+  const [page, setPage] = useState(1);
+  const q = useQuery({
+    queryKey: [bill.getCardBillLines.name, iccid, page],
+    queryFn: ({ signal }) => call(bill.getCardBillLines, { iccid, current: page, pageSize: 10 }, { signal, silent: true }),
+  });
+  return (
+    <Section title={B('lines')}>
+      {q.isError ? <Alert type="warning" showIcon title={B('linesUnavailable')} /> : (
+        <Table<CardBillLine>
+          size="small"
+          rowKey={(r) => `${r.billId}-${r.category}-${r.fromDay}`}
+          loading={q.isFetching}
+          dataSource={q.data?.list ?? []}
+          scroll={{ x: 'max-content' }}
+          pagination={{ current: page, pageSize: 10, total: q.data?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={<>{t('common.empty')}<br /><Typography.Text type="secondary">{B('noLines')}</Typography.Text></>} /> }}
+          columns={[
+            { title: B('period'), dataIndex: 'periodKey', width: 90 },
+            { title: B('billNo'), dataIndex: 'billNo', width: 190, render: (v: string, r) => (canBills ? <Link to={`/billing/bill/spending/detail/${r.billId}`}>{v}</Link> : v) },
+            { title: B('category'), dataIndex: 'category', width: 160, render: (v: number) => BillLineCategory.label(v, lang) },
+            { title: B('days'), key: 'days', width: 200, render: (_: unknown, r) => (r.fromDay === r.toDay ? r.fromDay : `${r.fromDay} ~ ${r.toDay}`) },
+            { title: t('carddetail.plan.current'), dataIndex: 'planName', width: 160, ellipsis: true, render: (v: string | null) => v ?? '-' },
+            { title: B('usage'), key: 'usage', width: 160, render: (_: unknown, r) => (r.usedBytes == null ? '-' : r.quotaBytes ? `${formatSize(r.usedBytes)} / ${formatSize(r.quotaBytes)}` : formatSize(r.usedBytes)) },
+            { title: t('money.withCurrency', { label: B('amount') }), dataIndex: 'amount', width: 130, align: 'right', render: (v: string) => formatMoney(v) },
+            { title: B('withheld'), dataIndex: 'withheld', width: 100, render: (v: boolean) => (v ? <Tag color="cyan">{B('withheldTag')}</Tag> : '-') },
+            { title: B('published'), dataIndex: 'published', width: 100, render: (v: number) => <Tag color={v ? 'green' : 'orange'}>{BillPublishState.label(v, lang)}</Tag> },
+          ]}
+        />
+      )}
+    </Section>
   );
 }
 

@@ -187,6 +187,14 @@ raw_lines as (
   from card c
   where c.goods_type = ${G.Monthly} and c.contract_start_at >= c.ps and c.contract_start_at < c.pe and c.contract_start_at <> ${M}
   union all
+  -- prepaid plan fee: one term at the customer's price for a prepaid contract that started in the period (activation,
+  -- plan change). Charged on the bill until the card changes withhold it at the event (docs/decisions.md "Issue 14:
+  -- bills"); a renewal extends the contract without a new start, so it is not seen here yet
+  select c.iccid, ${C.PrepaidPlanFee}, ${dayOf('c.contract_start_at', tz)},
+    coalesce(${lastDayOf('c.contract_end_at', tz)}, ${dayOf('c.contract_start_at', tz)}), 1, c.sale_price, null, null
+  from card c
+  where c.goods_type = ${G.Prepaid} and c.contract_start_at >= c.ps and c.contract_start_at < c.pe
+  union all
   -- out-of-plan usage of the cycles and test periods that ended in the period
   select o.iccid, ${C.OutOfPlanUsage}, o.from_day, o.to_day, (o.over_bytes + o.step - 1) / o.step, o.overage_price, o.used_bytes, o.quota_bytes
   from over o where o.charged and o.over_bytes > 0

@@ -6,7 +6,7 @@ import {
 } from '@lynx/contract';
 import { backends, startTestApp, HD, HD_SZ, type TestApp } from '../../../../test/harness.ts';
 import { AppError } from '../../../platform/errors.ts';
-import { rateCardPeriod, lineAsText, type CardPeriodUsage, type RatingPlan } from '../rating/rating.ts';
+import { prepaidFeeLine, rateCardPeriod, lineAsText, type CardPeriodUsage, type RatingPlan } from '../rating/rating.ts';
 import { periodByKey } from '../rating/periods.ts';
 import { billRunRow, continueBillRun, startBillRun, runPeriods } from './bill-run.ts';
 import { chunkSql } from './bill-run-sql.ts';
@@ -124,6 +124,9 @@ const CARDS: CardDef[] = [
     rating: (s) => ({ cycles: [span(s, at(10, 1), at(11, 1))] }) },
   // no plan, or platform stock: not billed
   { n: 20, plan: null, state: 64, activatedAt: at(5, 5) },
+  // a prepaid contract started in October: one term at the customer's price on the bill (not withheld at the event yet)
+  { n: 22, plan: 'prepaid', state: 64, activatedAt: at(10, 12, 9), contract: [at(10, 12, 9), zonedTime(2027, 10, 12, 9)], history: [h(60, 64, at(10, 12, 9))],
+    rating: () => ({}) },
 ];
 
 const iccidOf = (n: number) => `898607799000000${String(n).padStart(5, '0')}`;
@@ -248,7 +251,8 @@ for (const backend of backends) {
         const salePrice = c.plan === 'monthly' ? '35.00' : c.plan === 'test' && c.sub ? '20.00' : p.salePrice;
         const op = c.op ?? Operator.ChinaMobile;
         const want = rateCardPeriod(periodByKey(KEY, op === Operator.ChinaUnicom ? 26 : 1), { plan: p, salePrice, ...c.rating(sumOf(iccid)) });
-        expect(got, `card ${c.n}`).toEqual(want.lines.map((l) => {
+        // the prepaid term (category 2) is rating's prepaidFeeLine, charged at the event: checked apart below
+        expect(got.filter((l) => Number(l.category) !== BillLineCategory.PrepaidPlanFee), `card ${c.n}`).toEqual(want.lines.map((l) => {
           const x = lineAsText(l);
           return { category: x.category, quantity: x.quantity, unit_price: x.unitPrice, from_day: x.from, to_day: x.to, amount: x.amount, tax: x.tax, excl: x.amountExclTax };
         }));
@@ -267,6 +271,13 @@ for (const backend of backends) {
       expect(await cat(12)).toEqual(['3:3:60.00']);
       expect(await cat(15)).toEqual(['3:1:7.77', '3:2:15.54']);
       expect(await cat(16)).toEqual(['4:1:20.00']);
+      const term = prepaidFeeLine(PLANS.prepaid, PLANS.prepaid.salePrice, { start: at(10, 12, 9), end: zonedTime(2027, 10, 12, 9) });
+      expect(await linesOf(iccidOf(22))).toEqual([term].map((l) => {
+        const x = lineAsText(l!);
+        return { category: x.category, quantity: x.quantity, unit_price: x.unitPrice, from_day: x.from, to_day: x.to, amount: x.amount, tax: x.tax, excl: x.amountExclTax };
+      }));
+      expect(await cat(22)).toEqual(['2:1:199.00']);
+      for (const n of [12, 13, 14, 15]) expect((await cat(n)).filter((l) => l.startsWith('2:')), `card ${n}: its contract started before October`).toEqual([]);
       expect((await linesOf(iccidOf(18)))[0]).toMatchObject({ amount: '1.05', tax: '0.09', excl: '0.96' });
 
       // the bills: totals are sums of their lines; the one-off fees due are on HD's bill, the later one waits

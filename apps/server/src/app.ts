@@ -45,6 +45,7 @@ import { rechargeRoutes } from './modules/money/recharge/recharge-routes.ts';
 import { withdrawRoutes } from './modules/money/withdraw/withdraw-routes.ts';
 import { creditRoutes } from './modules/money/credit/credit-routes.ts';
 import { reportRoutes } from './modules/money/reports/report-routes.ts';
+import { simReportRoutes } from './modules/usage/reports/simreport-routes.ts';
 import { billRoutes } from './modules/billing/bills/bill-routes.ts';
 import { scheduleCardLifecycle } from './modules/card/lifecycle/scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   withdrawRoutes(app, deps);
   creditRoutes(app, deps);
   reportRoutes(app, deps);
+  simReportRoutes(app, deps);
   billRoutes(app, deps);
   diagnoseRoutes(app, deps);
   await usageModule(app, deps);

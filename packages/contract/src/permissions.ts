@@ -69,6 +69,8 @@ export const Perm = {
   HomeTileWithdraw: 1000022,
   Financial: 9000000,
   Report: 10000000,
+  ReportCard: 10010000,
+  ReportUsage: 10030000,
   Stock: 11000000,
   Content: 12000000,
   Risk: 13000000,
@@ -204,8 +206,8 @@ export const permissionTree: PermissionNode[] = [
     page(9040000, 'C 端发票', 'Customer invoices'), page(Perm.FinancialReport, '对账报表', 'Accounting reports'),
   ]),
   page(Perm.Report, '报表', 'Reports', [
-    page(10010000, '月度卡报表', 'Monthly SIM report'), page(10020000, '预付费用扣缴', 'Prepaid cost withholding'),
-    page(10030000, '流量使用', 'Data usage'),
+    page(Perm.ReportCard, '月度卡报表', 'Monthly SIM report'), page(10020000, '预付费用扣缴', 'Prepaid cost withholding'),
+    page(Perm.ReportUsage, '流量使用', 'Data usage'),
   ]),
   page(Perm.Stock, '库存', 'Stock', [
     page(11010000, '库存列表', 'Stock list'), page(11020000, '运营商套餐导入', 'Operator plan import', [

@@ -1,4 +1,4 @@
-import { AccountBookOutlined, BankOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
+import { AccountBookOutlined, BankOutlined, BarChartOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 import { hotPages } from './hot.ts';
@@ -137,6 +137,20 @@ export const routes: RouteDef[] = [
           { path: 'list', titleKey: 'financialReport', page: () => import('../pages/financial/report/list/index.tsx') },
           { path: 'detail/:id/:type', titleKey: 'financialReportDetail', page: () => import('../pages/financial/report/detail/index.tsx') },
         ],
+      },
+    ],
+  },
+  {
+    // Report (issue 14): the monthly SIM report per customer and data usage by day and month
+    path: 'report', titleKey: 'report', perm: Perm.Report, icon: <BarChartOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'cardreport', titleKey: 'reportCard', perm: Perm.ReportCard, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'reportCard', page: () => import('../pages/report/cardreport/list/index.tsx') }],
+      },
+      {
+        path: 'communicationUsage', titleKey: 'reportUsage', perm: Perm.ReportUsage, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'reportUsage', page: () => import('../pages/report/communicationUsage/list/index.tsx') }],
       },
     ],
   },

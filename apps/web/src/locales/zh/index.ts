@@ -27,5 +27,6 @@ import withdraw from './withdraw.ts';
 import recharge from './recharge.ts';
 import report from './report.ts';
 import bill from './bill.ts';
+import simreport from './simreport.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport };

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { endpoint, Obj, Page, PageParams, Nullable, ExportTaskCreated } from './endpoint.ts';
+import { endpoint, Obj, Page, PageParams, Nullable, ExportTaskCreated, MoneyText } from './endpoint.ts';
 import { defineEnum } from '../enums/define.ts';
 import { CardListFilters, CARD_STATE_ACTIONS, CARD_CHANGE_REASON_MAX } from './carddata.ts';
 
@@ -255,6 +255,43 @@ export const getBatchDetail = endpoint({
   summary: { zh: '批次详情与进度', en: 'A batch with its progress' },
   body: Obj({ batchId: BatchId }),
   response: BatchSummary,
+});
+
+/** The lifecycle action that deactivates a card (state 65): the one batch action that starts a downtime maintenance fee. */
+export const DEACTIVATE_ACTION = 'deactivate';
+/** A batch deactivates its cards: a status change or a standard-card operation with the deactivate action. */
+export const isDeactivation = (b: { type: number; params: { action?: string } }) =>
+  (b.type === BatchType.StatusChange || b.type === BatchType.StandardCard) && b.params.action === DEACTIVATE_ACTION;
+
+/** One plan among the cards a deactivation batch takes down: what their downtime costs (rating's rule, docs/billing.md). */
+export const BatchDowntimeFeePlan = Type.Object({
+  /** null: cards without a plan (nothing to charge) */
+  goodsReleaseId: Nullable(Type.Integer()),
+  planName: Nullable(Type.String()),
+  cards: Type.Integer(),
+  /** the plan's own downtime maintenance fee per card and month ('0.00': free) */
+  downtimeFee: MoneyText,
+  /** months of each deactivation that are free */
+  freeMonths: Type.Integer(),
+  /** cards × fee: charged for each later month the cards stay deactivated */
+  monthlyTotal: MoneyText,
+});
+
+export const getBatchShutDownFee = endpoint({
+  name: 'core/sim/batchOperate/shutDownFee', method: 'POST', auth: 'session', perm: ANY, kind: 'query', tag,
+  summary: {
+    zh: '停机保号费：停机批次中可执行（未执行失败）的卡按套餐汇总——卡数、每月停机保号费、免费月数、免费期后每月合计；停机期间按月收取，自停机时刻起算，前 N 个月免费，计入该月开始所在账期的账单。其他操作的批次 applies 为 false、列表为空',
+    en: 'Downtime ("shut down") fee of a deactivation batch: its valid cards (not failed) per plan — cards, monthly downtime fee, free months and the monthly total after the free months; charged per month while deactivated, counted from the deactivation, after the plan\'s free months, on the bill of the period the month starts in. For other operations applies is false and the list empty',
+  },
+  body: Obj({ batchId: BatchId }),
+  response: Type.Object({
+    /** false: the batch does not deactivate cards (no fee, empty list) */
+    applies: Type.Boolean(),
+    list: Type.Array(BatchDowntimeFeePlan),
+    cards: Type.Integer(),
+    /** the sum of the plans' monthly totals */
+    monthlyTotal: MoneyText,
+  }),
 });
 
 const ItemFilters = {

@@ -27,6 +27,7 @@ export function batchRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, batch.cancelBatch, (b, ctx) => service.cancel(b.batchId, ctx));
   bind(app, deps, batch.getBatchPage, (b, ctx) => service.page(b, ctx.actor));
   bind(app, deps, batch.getBatchDetail, (b, ctx) => service.detail(b.batchId, ctx.actor));
+  bind(app, deps, batch.getBatchShutDownFee, (b, ctx) => service.shutDownFee(b.batchId, ctx.actor));
   bind(app, deps, batch.getBatchItemPage, (b, ctx) => service.itemPage(b, ctx.actor, ctx.lang));
   bind(app, deps, batch.exportBatchItems, async (b, rawCtx) => {
     const ctx = rawCtx as SessionContext;

@@ -18,6 +18,7 @@ import { cards } from '../card-tables.ts';
 import { CardListService } from '../list/list.ts';
 import { cardBatchItems, cardBatches } from './tables.ts';
 import { checkParams, Classifier, mayRun, mayView, reasonOf, type BatchOp, type Verdict } from './ops.ts';
+import { downtimeFeeOf } from './downtime-fee.ts';
 
 const { BatchState, BatchSource, BatchVerdict, BatchItemStatus, BatchType, batchMaxOf } = batch;
 type ValidateBody = BodyOf<typeof batch.validateBatch>;
@@ -284,6 +285,15 @@ export class BatchService {
     return toSummary(await this.visible(this.db, batchId, actor));
   }
 
+  /**
+   * The downtime fee a deactivation batch starts, per plan of its cards. Any other batch starts none: it answers
+   * `applies: false` with an empty list rather than an error, so a screen may ask about any batch it shows.
+   */
+  async shutDownFee(batchId: string, actor: Actor) {
+    const b = await this.visible(this.db, batchId, actor);
+    if (!batch.isDeactivation(toSummary(b))) return { applies: false, list: [], cards: 0, monthlyTotal: '0.00' };
+    return { applies: true, ...(await downtimeFeeOf(this.db, batchId, actor)) };
+  }
 
   /** Per-card rows; for a download task (whose reader's language the page does not know) both languages. */
   async itemPage(q: BodyOf<typeof batch.getBatchItemPage>, actor: Actor, lang: Lang | 'both') {

@@ -11,6 +11,7 @@ import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
 import { call } from '../../../request/http.ts';
 import { BatchProgress } from './BatchList.tsx';
+import { DowntimeFee, downtimeConfirmNote } from './DowntimeFee.tsx';
 import {
   ITEM_COLORS, ITEM_TABS, STATE_COLORS, VERDICT_COLORS, SCOPES, operationText, tabFilter,
   type BatchItemRow, type BatchScope, type ItemTab,
@@ -52,7 +53,10 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
   // may come before the batch finished), fetch them again, so a finished batch never shows stale pending rows
   const progress = b ? `${b.state}:${b.processedCount}` : '';
   useEffect(() => {
-    if (progress) void qc.invalidateQueries({ queryKey: [batch.getBatchItemPage.name] });
+    if (!progress) return;
+    void qc.invalidateQueries({ queryKey: [batch.getBatchItemPage.name] });
+    // cards whose deactivation failed leave the downtime fee
+    void qc.invalidateQueries({ queryKey: [batch.getBatchShutDownFee.name] });
   }, [progress, qc]);
   const D = (k: string, o?: Record<string, unknown>) => t(`batch.detail.${k}`, o);
   const C = (k: string) => t(`batch.col.${k}`);
@@ -62,10 +66,12 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
     void qc.invalidateQueries({ queryKey: [batch.getBatchPage.name] });
     void qc.invalidateQueries({ queryKey: [batch.getBatchItemPage.name] });
   };
-  const confirm = () =>
-    b && modal.confirm({
+  const confirm = () => {
+    if (!b) return;
+    const fee = downtimeConfirmNote(qc, b, t);
+    modal.confirm({
       title: t('batch.wizard.confirmTitle'),
-      content: t('batch.wizard.confirmContent', { valid: b.validCount, operation: operationText(b, t) }),
+      content: <>{t('batch.wizard.confirmContent', { valid: b.validCount, operation: operationText(b, t) })}{fee && <div style={{ marginTop: 8 }}>{fee}</div>}</>,
       okText: t('batch.wizard.confirm'),
       cancelText: t('common.cancel'),
       onOk: async () => {
@@ -79,6 +85,7 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
         }
       },
     });
+  };
   const cancel = () =>
     modal.confirm({
       title: D('cancel'),
@@ -135,6 +142,7 @@ export function BatchDetail({ scope }: { scope: BatchScope }) {
           : []
       }
     >
+      {b && batch.isDeactivation(b) && <DowntimeFee batchId={b.batchId} framed="section" />}
       {isRunning && <Alert type="info" showIcon style={{ marginBottom: 12 }} title={D('runningHint')} />}
       <SearchTable<BatchItemRow>
         table={items}

@@ -9,6 +9,7 @@ import { call, downloadFile, upload } from '../../../request/http.ts';
 import { SearchTable } from '../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { OperationFields, paramsOf } from './OperationFields.tsx';
+import { DowntimeFee, downtimeConfirmNote } from './DowntimeFee.tsx';
 import { operationText, parseIccids, SCOPES, type BatchItemRow, type BatchScope, type BatchSummary } from './scope.ts';
 
 const ACCEPT = ['.xlsx', '.csv'];
@@ -109,9 +110,10 @@ export function NewBatchModal({ open, onClose, scope, types, initialType, select
 
   const confirm = () => {
     if (!result) return;
+    const fee = downtimeConfirmNote(qc, result, t);
     modal.confirm({
       title: W('confirmTitle'),
-      content: W('confirmContent', { valid: result.validCount, operation: operationText(result, t) }),
+      content: <>{W('confirmContent', { valid: result.validCount, operation: operationText(result, t) })}{fee && <div style={{ marginTop: 8 }}>{fee}</div>}</>,
       okText: W('confirm'),
       cancelText: t('common.cancel'),
       onOk: async () => {
@@ -229,6 +231,7 @@ function CheckResult({ result }: { result: BatchSummary }) {
         <Col span={4}><Statistic title={C('duplicates')} value={result.duplicateCount} /></Col>
       </Row>
       {!result.validCount && <Alert type="warning" showIcon title={W('nothingValid')} />}
+      {!!result.validCount && batch.isDeactivation(result) && <DowntimeFee batchId={result.batchId} framed="card" />}
       <Tabs
         items={[
           { key: 'invalid', label: `${W('invalidRows')} (${result.invalidCount})`, children: <Rows batchId={result.batchId} verdict={batch.BatchVerdict.Invalid} empty={W('noInvalid')} /> },

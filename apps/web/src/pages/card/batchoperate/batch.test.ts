@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
 import { batch } from '@lynx/contract';
-import { parseIccids, scopeFor, tabFilter, typesFor } from './scope.ts';
+import { chargesDowntime, downtimeRule, parseIccids, scopeFor, tabFilter, typesFor, type DowntimeFeePlan } from './scope.ts';
 import { paramsOf } from './OperationFields.tsx';
 import { batchFilters } from './BatchList.tsx';
 
@@ -46,5 +46,18 @@ describe('batch screens (pure)', () => {
     expect(typesFor('recovery', only(BatchPerm.BatchStatus))).toEqual([]);
     expect(scopeFor(BatchType.DataRecovery, only(BatchPerm.DataRecovery))).toBe('recovery');
     expect(scopeFor(BatchType.DataRecovery, only(BatchPerm.CardBatch, BatchPerm.DataRecovery))).toBe('card');
+  });
+
+  it('picks the wording of the downtime rule from the plans that charge', () => {
+    const plan = (downtimeFee: string, freeMonths: number): DowntimeFeePlan => ({ goodsReleaseId: 1, planName: 'p', cards: 1, downtimeFee, freeMonths, monthlyTotal: downtimeFee });
+    expect(chargesDowntime(plan('0.01', 0))).toBe(true);
+    expect(chargesDowntime(plan('0.00', 3))).toBe(false);
+    expect(downtimeRule([])).toEqual({ key: 'none', n: 0 });
+    // free plans say nothing about the rule, whatever their free months
+    expect(downtimeRule([plan('0.00', 3), plan('0.00', 0)])).toEqual({ key: 'none', n: 0 });
+    expect(downtimeRule([plan('3.00', 2), plan('1.10', 2), plan('0.00', 6)])).toEqual({ key: 'rule', n: 2 });
+    expect(downtimeRule([plan('3.00', 1)])).toEqual({ key: 'ruleOne', n: 1 });
+    expect(downtimeRule([plan('3.00', 0), plan('0.00', 1)])).toEqual({ key: 'ruleNoFree', n: 0 });
+    expect(downtimeRule([plan('3.00', 0), plan('2.00', 1)])).toEqual({ key: 'ruleMixed', n: 0 });
   });
 });

@@ -1,10 +1,12 @@
 import type { TFunction } from 'i18next';
-import { batch, type ResponseOf } from '@lynx/contract';
+import { batch, moneyToFen, type ResponseOf } from '@lynx/contract';
 
 const { BatchType, BatchState, BatchItemStatus, BatchVerdict } = batch;
 
 export type BatchSummary = ResponseOf<typeof batch.getBatchDetail>;
 export type BatchItemRow = ResponseOf<typeof batch.getBatchItemPage>['list'][number];
+export type BatchDowntimeFee = ResponseOf<typeof batch.getBatchShutDownFee>;
+export type DowntimeFeePlan = BatchDowntimeFee['list'][number];
 
 /**
  * The batch screens share one list, one detail and one new-batch flow; a scope says which types they show. Pool
@@ -85,4 +87,19 @@ export function operationText(b: Pick<BatchSummary, 'type' | 'params'>, t: TFunc
     default:
       return p.action ? t(`batch.action.${p.action}`) : '-';
   }
+}
+
+/** A plan charges a downtime fee (compared exactly, never as a float). */
+export const chargesDowntime = (p: Pick<DowntimeFeePlan, 'downtimeFee'>) => (moneyToFen(p.downtimeFee) ?? 0n) > 0n;
+
+/**
+ * Which wording of the downtime rule fits the plans that charge: none charges (the empty state), they all give the
+ * same free months (said as a number; one month and none have their own sentence), or their free months differ.
+ */
+export function downtimeRule(list: readonly DowntimeFeePlan[]): { key: 'none' | 'rule' | 'ruleOne' | 'ruleNoFree' | 'ruleMixed'; n: number } {
+  const months = new Set(list.filter(chargesDowntime).map((p) => p.freeMonths));
+  if (!months.size) return { key: 'none', n: 0 };
+  if (months.size > 1) return { key: 'ruleMixed', n: 0 };
+  const [n] = months;
+  return { key: n === 0 ? 'ruleNoFree' : n === 1 ? 'ruleOne' : 'rule', n };
 }

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
-  BILL_DUE_DAYS, BillLineCategory, BillStatus, CardState, ErrorCode, ExportState, OneOffFeeState, Operator, businessDayStart, businessToday, moneyToFen,
+  BILL_DUE_DAYS, BILL_LINES_COUNT_CAP, BillLineCategory, BillStatus, CardState, ErrorCode, ExportState, OneOffFeeState, Operator, businessDayStart, businessToday, moneyToFen,
 } from '@lynx/contract';
 import { backends, callOk, insertCards, iccidsOf, HD, HD_SZ, ZX, ZX_COLD, ZX_EAST, type TestApp } from './harness.ts';
 import { B, F, W, openBillWorld, type BillSpec, type BillWorld } from './bill-fixtures.ts';
@@ -124,6 +124,17 @@ describe.each(backends)('bills on %s', (backend) => {
     expect((await callOk(t, `${B}getBillCardLines`, { billId: id, iccid: iccids[2] }, admin)).total).toBe(3);
     expect((await callOk(t, `${B}getBillCardLines`, { billId: id, iccid: '8986991' }, admin)).total).toBe(11);
     expect((await callOk(t, `${B}getBillCardLines`, { billId: id, iccid: '8986992' }, admin)).total).toBe(0);
+    expect((await callOk(t, `${B}getBillCardLines`, { billId: id, iccid: '8986991' }, admin)).totalCapped).toBe(false);
+    // a short prefix over more lines than the cap: counted up to the cap only (a million-line bill costs no full count)
+    const big = await bill({ cust: ZX_EAST, periodKey: '2026-09', lineCount: BILL_LINES_COUNT_CAP + 5 });
+    await q(`select bill_lines_ensure_partition('2026-09')`);
+    await q(`insert into bill_lines (period_key, bill_id, iccid, category, from_day, to_day, quantity, unit_price, amount, tax)
+      select '2026-09', $1, '8986993' || lpad(g::text, 12, '0'), 1, '2026-09-01', '2026-09-30', 1, 1, 1, 0.06 from generate_series(1, $2::int) g`,
+    [big, BILL_LINES_COUNT_CAP + 5]);
+    const capped = await callOk(t, `${B}getBillCardLines`, { billId: big, iccid: '8986993' }, admin);
+    expect(capped).toMatchObject({ total: BILL_LINES_COUNT_CAP, totalCapped: true });
+    expect(capped.list).toHaveLength(20);
+    expect(await callOk(t, `${B}getBillCardLines`, { billId: big }, admin)).toMatchObject({ total: BILL_LINES_COUNT_CAP + 5, totalCapped: false });
     const cat = await callOk(t, `${B}getBillCardLines`, { billId: id, category: BillLineCategory.OneOffFee }, admin);
     expect(cat.list.map((l: { iccid: string }) => l.iccid)).toEqual([iccids[2]]);
     // a page number without a position: by offset (what the export falls back on)

@@ -173,9 +173,11 @@ export const BillLineRow = Type.Object({
 
 /**
  * A bill's card lines, in ICCID order, a page at a time by key (a bill may hold a million lines: no offset). `after`
- * is the `next` of the page before; `total` is the count of lines matching (exact when filtered by ICCID, else the
- * bill's line count).
+ * is the `next` of the page before; `total` is the count of lines matching when filtered by ICCID (counted up to
+ * BILL_LINES_COUNT_CAP: beyond it `totalCapped` is true and `total` is the cap, so a short prefix over a million lines
+ * costs no full count), else the bill's line count.
  */
+
 export const getBillCardLines = endpoint({
   name: 'core/finance/bill/getBillCardLines', method: 'POST', auth: 'session', perm: [P.Page, P.WriteOff], kind: 'query', tag,
   summary: { zh: '账单卡明细', en: 'A bill\'s card lines' },
@@ -188,7 +190,7 @@ export const getBillCardLines = endpoint({
     current: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
     pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 20 })),
   }),
-  response: Type.Object({ list: Type.Array(BillLineRow), total: Type.Integer(), pageSize: Type.Integer(), next: Nullable(Type.String()) }),
+  response: Type.Object({ list: Type.Array(BillLineRow), total: Type.Integer(), totalCapped: Type.Boolean(), pageSize: Type.Integer(), next: Nullable(Type.String()) }),
 });
 
 /** Every line of a bill as a file (streamed; the server's memory does not grow with the bill). */

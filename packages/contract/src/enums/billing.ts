@@ -90,5 +90,7 @@ export type BillSummaryDim = (typeof BillSummaryDim.values)[number];
 
 /** A published bill is due this many days after the day it is published (docs/decisions.md "Issue 14: bills"). */
 export const BILL_DUE_DAYS = 15;
+/** A bill's card lines filtered by ICCID are counted up to this many (`totalCapped` beyond). */
+export const BILL_LINES_COUNT_CAP = 10_000;
 /** A bill run's card chunk: lines and cursor committed together. */
 export const BILL_RUN_CHUNK_CARDS = 20_000;

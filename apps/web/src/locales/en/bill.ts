@@ -69,7 +69,7 @@ const en: Messages<typeof zh> = {
     title: 'Card lines', iccidPlaceholder: 'ICCID', category: 'Category', days: 'Days billed', plan: 'Plan', operator: 'Operator', usage: 'Usage / quota',
     quantity: 'Qty', unitPrice: 'Unit price', amount: 'Amount', tax: 'Tax included', withheld: 'Withheld', withheldTag: 'Withheld',
     empty: 'This bill has no card lines.', emptyFiltered: 'No line matches: change the ICCID or the category.',
-    page: 'Page {{page}} of {{pages}}, {{total}} lines', prev: 'Previous', next: 'Next',
+    page: 'Page {{page}} of {{pages}}, {{total}} lines', pageMany: 'Page {{page}}, more than {{total}} lines', prev: 'Previous', next: 'Next',
   },
   writeOff: {
     intro: 'Published bills with arrears are written off here: grants first, then pre-deposit; credit is not used. A bill is due {{days}} days after publishing and overdue if not fully written off by then.',

@@ -67,7 +67,7 @@ export default {
     title: '卡明细', iccidPlaceholder: 'ICCID', category: '费用类别', days: '计费日期', plan: '套餐', operator: '运营商', usage: '用量 / 额度',
     quantity: '数量', unitPrice: '单价', amount: '金额', tax: '其中税额', withheld: '预扣', withheldTag: '已预扣',
     empty: '这张账单没有卡明细。', emptyFiltered: '没有符合条件的明细，请修改 ICCID 或费用类别。',
-    page: '第 {{page}} / {{pages}} 页，共 {{total}} 行', prev: '上一页', next: '下一页',
+    page: '第 {{page}} / {{pages}} 页，共 {{total}} 行', pageMany: '第 {{page}} 页，超过 {{total}} 行', prev: '上一页', next: '下一页',
   },
   writeOff: {
     intro: '已发布且有欠费的账单在这里核销：先扣赠送金，再扣预存款；授信额度不用于核销。账单发布后 {{days}} 天到期，到期未核销完即为逾期。',

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { businessDay, type BodyOf, type bill as api } from '@lynx/contract';
+import { BILL_LINES_COUNT_CAP, businessDay, type BodyOf, type bill as api } from '@lynx/contract';
 import type { Db, Executor } from '../../../db/client.ts';
 import { invalid } from '../../../platform/errors.ts';
 import type { Actor } from '../../../platform/context.ts';
@@ -88,11 +88,20 @@ export class BillLineService {
     const list = more ? rows.slice(0, pageSize) : rows;
     const names = await planNames(this.db, list);
     let total = -1;
+    let totalCapped = false;
     if (opts.total !== false) {
-      total = !q.iccid && bill.lineCount > 0 ? bill.lineCount
-        : Number(rowsOf<{ n: string }>(await this.db.execute(sql`select count(*) as n from bill_lines l where ${filtered}`))[0].n);
+      if (!q.iccid && bill.lineCount > 0) total = bill.lineCount;
+      else {
+        // counted up to the cap: a short ICCID prefix can match most of a million-line bill (docs/performance.md)
+        const cap = q.iccid ? BILL_LINES_COUNT_CAP : Number.MAX_SAFE_INTEGER;
+        const n = Number(rowsOf<{ n: string }>(await this.db.execute(q.iccid
+          ? sql`select count(*) as n from (select 1 from bill_lines l where ${filtered} limit ${cap + 1}) x`
+          : sql`select count(*) as n from bill_lines l where ${filtered}`))[0].n);
+        totalCapped = n > cap;
+        total = totalCapped ? cap : n;
+      }
     }
-    return { list: list.map((r) => lineOut(r, names)), total, pageSize, next: more ? keyOf(list[list.length - 1]) : null };
+    return { list: list.map((r) => lineOut(r, names)), total, totalCapped, pageSize, next: more ? keyOf(list[list.length - 1]) : null };
   }
 
   /**

@@ -24,7 +24,7 @@ beforeEach(async () => {
   // three pages of one line each, keyed by the ICCID of the last line
   call.mockImplementation(async (_e: Endpoint, body: { after?: string }) => {
     const i = body.after ? Number(body.after.slice(-1)) + 1 : 1;
-    return { list: [line(`898600000000000000${i}`.padEnd(19, '0'))], total: 3, pageSize: 20, next: i < 3 ? `k${i}` : null };
+    return { list: [line(`898600000000000000${i}`.padEnd(19, '0'))], total: 3, totalCapped: false, pageSize: 20, next: i < 3 ? `k${i}` : null };
   });
 });
 

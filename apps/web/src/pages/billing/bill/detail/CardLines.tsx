@@ -41,6 +41,7 @@ export function CardLines({ billId }: { billId: number }) {
   });
   const page = keys.stack.length + 1;
   // the count is of the lines matching; never fewer pages than the keys walked so far show
+  // (a count over the cap is not exact: the page then says "more than N lines" and gives no page count)
   const pages = Math.max(page + (q.data?.next ? 1 : 0), q.data ? Math.ceil(q.data.total / PAGE_SIZE) : 1);
   const apply = (v: { iccid?: string; category?: number }) => {
     setFilters({ ...(v.iccid?.trim() ? { iccid: v.iccid.trim() } : {}), ...(v.category ? { category: v.category } : {}) });
@@ -87,7 +88,11 @@ export function CardLines({ billId }: { billId: number }) {
         ]}
       />
       <div style={{ display: 'flex', justifyContent: 'flex-end', alignItems: 'center', gap: 12, marginTop: 12 }}>
-        <Typography.Text type="secondary" data-testid="bill-lines-page">{L('page', { page, pages: formatCount(pages), total: formatCount(q.data?.total ?? 0) })}</Typography.Text>
+        <Typography.Text type="secondary" data-testid="bill-lines-page">
+          {q.data?.totalCapped
+            ? L('pageMany', { page, total: formatCount(q.data.total) })
+            : L('page', { page, pages: formatCount(pages), total: formatCount(q.data?.total ?? 0) })}
+        </Typography.Text>
         <Button icon={<LeftOutlined />} disabled={!keys.stack.length || q.isFetching} onClick={() => setKeys(keysetPrev)} data-testid="bill-lines-prev">{L('prev')}</Button>
         <Button disabled={!q.data?.next || q.isFetching} onClick={() => setKeys((s) => keysetNext(s, q.data?.next))} data-testid="bill-lines-next">
           {L('next')} <RightOutlined />

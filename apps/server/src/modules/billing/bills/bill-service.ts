@@ -7,6 +7,7 @@ import { isStaff, type Actor, type SessionContext } from '../../../platform/cont
 import { contains, pageOf } from '../../../platform/paging.ts';
 import { dayPlus } from '../../money/credit/credit-service.ts';
 import { billColumns, billRowOut, billScope, billStatusSql, iso, loadBill, rowsOf } from './bill-sql.ts';
+import { START_LOCK as BILL_RUN_START_LOCK } from '../run/bill-run.ts';
 
 /**
  * Bills (Billing › Bills, docs/billing.md "Bills"): the list with its filters, one bill with its breakdowns, and
@@ -28,8 +29,6 @@ export function billWhere(q: Filters, actor: Actor, today: string): SQL[] {
   return where;
 }
 
-/** The run engine's lock on starting a run of a period (START_LOCK in ../run/bill-run.ts). */
-const BILL_RUN_START_LOCK = 7310036;
 
 /** A name a summary's key has none of (card type 0: cards without a type). */
 const NONE: Record<Lang, string> = { zh: '无', en: 'None' };

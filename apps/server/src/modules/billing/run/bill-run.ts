@@ -18,7 +18,7 @@ const rows = async <T>(ex: Executor, q: ReturnType<typeof sql>) => rowsOf<T>(awa
 /** A run not renewed for this long is taken over by the next worker (each chunk renews it). */
 export const BILL_RUN_LEASE_MS = 120_000;
 /** the bill runs' advisory lock class (a period's starts are serialised) */
-const START_LOCK = 7310036;
+export const START_LOCK = 7310036;
 
 /** The run steps (bill_runs.step). */
 export const BillRunStep = { Cards: 1, Totals: 2, Done: 3 } as const;

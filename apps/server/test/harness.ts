@@ -8,6 +8,7 @@ import { buildApp, type BuiltApp } from '../src/app.ts';
 import { createScratchDatabase } from '../src/db/scratch-database.ts';
 import { SecretBox } from '../src/modules/network/opconfig/secrets.ts';
 import { simulatorSecretFor } from '../src/operators/simulator.ts';
+import { pgliteImage, postgresTemplate } from './seeded-image.ts';
 
 export const DEMO_PASSWORD = 'Demo@2026pass';
 
@@ -41,19 +42,38 @@ export interface Envelope<T> {
   data: T;
 }
 
-export async function startTestApp(backend: Backend, overrides: Partial<Config> = {}, opts: { jobs?: boolean; databaseUrl?: string; dataDir?: string } = {}): Promise<TestApp> {
+/** Config that changes what the first start seeds: a test app with one of these overridden seeds its own database. */
+const SEED_CONFIG: (keyof Config)[] = ['seedDemo', 'demoPassword', 'demoSimulator', 'demoMoney', 'secretKey', 'timeZone'];
+
+/**
+ * A test app on a fresh database. Unless `opts.fresh` (or a data directory, a database URL or a seed-changing override
+ * is given), the database is a copy of a migrated and seeded image made once (seeded-image.ts): the same data a first
+ * start makes, without its time; the app's `seed` is then null (the logins are the demo's, DEMO_PASSWORD).
+ */
+export async function startTestApp(
+  backend: Backend, overrides: Partial<Config> = {}, opts: { jobs?: boolean; databaseUrl?: string; dataDir?: string; fresh?: boolean } = {},
+): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-test-'));
   let drop = async () => {};
   let databaseUrl: string | null = opts.databaseUrl ?? null;
-  if (backend === 'postgres' && !databaseUrl) {
-    const fresh = await freshPostgres();
-    databaseUrl = fresh.url;
-    drop = fresh.drop;
-  }
   const config = loadConfig({ ...process.env, NODE_ENV: 'test' }, {
     dataDir, databaseUrl, demoPassword: DEMO_PASSWORD, logLevel: 'silent', redisUrl: null, ...overrides,
   });
-  const database = await openDatabase({ databaseUrl, dataDir, memory: backend === 'pglite' && !opts.dataDir });
+  const defaults = loadConfig({ ...process.env, NODE_ENV: 'test' }, { dataDir, databaseUrl, demoPassword: DEMO_PASSWORD });
+  const image = !opts.fresh && !opts.dataDir && !opts.databaseUrl && config.seedDemo && !config.demoSimulator && !config.demoMoney
+    && SEED_CONFIG.every((k) => !(k in overrides)) && config.timeZone === defaults.timeZone;
+  if (backend === 'postgres' && !databaseUrl) {
+    const fresh = image
+      ? await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'lynx_t', await postgresTemplate(process.env.TEST_DATABASE_URL!, DEMO_PASSWORD))
+      : await freshPostgres();
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+    config.databaseUrl = databaseUrl;
+  }
+  const database = await openDatabase({
+    databaseUrl, dataDir, memory: backend === 'pglite' && !opts.dataDir,
+    ...(backend === 'pglite' && image ? { loadDataDir: await pgliteImage(DEMO_PASSWORD) } : {}),
+  });
   const built = await buildApp(config, database, { jobs: false });
   if (opts.jobs !== false) await built.startJobs(0.5);
   const t: TestApp = {

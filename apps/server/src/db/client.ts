@@ -31,6 +31,8 @@ export interface Database {
   bossDb: { connectionString: string } | { db: { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
   describe: string;
   close(): Promise<void>;
+  /** PGlite: an image of the data directory (what `loadDataDir` starts from) */
+  dump?: () => Promise<Blob>;
 }
 
 export interface OpenOptions {
@@ -38,6 +40,8 @@ export interface OpenOptions {
   dataDir: string;
   /** PGlite in memory (tests) */
   memory?: boolean;
+  /** in memory: start from this image of a data directory (a test's migrated and seeded database) instead of an empty one */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
@@ -56,7 +60,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   let client: PGlite;
   let describe = 'embedded PGlite (in memory)';
   if (opts.memory) {
-    client = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    client = new PGlite({ extensions: PGLITE_EXTENSIONS, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } else {
     const dir = path.join(opts.dataDir, 'pglite');
     unlock = lockDataDir(opts.dataDir);
@@ -96,6 +100,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       },
     },
     describe,
+    dump: async () => (await client.dumpDataDir('none')) as Blob,
     close: async () => {
       await client.close();
       unlock();

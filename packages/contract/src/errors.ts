@@ -261,6 +261,21 @@ export const ErrorCode = {
   OneOffFeeBilled: 20909,
   OneOffFeeCardNotOwned: 20910,
   BillNotRated: 20911,
+  BillUsageNotArrived: 20912,
+  // channel bills (issue 14): 20930-20949
+  ChannelBillBusy: 20930,
+  ChannelBillImportFailed: 20931,
+  ChannelBillExists: 20932,
+  ChannelBillPeriodOpen: 20933,
+  ChannelBillOperatorUnknown: 20934,
+  // operator bills (issue 14): 20970-20989
+  OperatorBillConfirmed: 20970,
+  OperatorBillFetching: 20971,
+  OperatorBillPeriodOpen: 20972,
+  OperatorBillNotFetched: 20973,
+  // automated ledger (issue 14): 20950-20969
+  BillAutoNoAction: 20950,
+  BillAutoRuleExists: 20951,
   // request shape, answered by the shared HTTP layer: 20060-20069
   UploadMalformed: 20060,
   JsonInvalid: 20061,

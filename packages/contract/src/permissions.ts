@@ -58,10 +58,24 @@ export const Perm = {
   BillingBillPublish: 4020001,
   BillingBillRun: 4020002,
   BillingBillExport: 4020003,
+  /** Billing › Channel bills: bills from operators and upstream channels, reconciled against the platform's usage */
+  BillingChannelBill: 4050000,
+  BillingChannelBillImport: 4050001,
   FinancialWriteOff: 9020000,
   FinancialWriteOffDo: 9020001,
   ShortcutsOneOffFee: 6090000,
   ShortcutsOneOffFeeAdd: 6090001,
+  /** Financial › Operating bills (platform staff only): the carriers' bills per operator account and period against revenue */
+  FinancialOperateBill: 9030000,
+  FinancialOperateBillRefetch: 9030001,
+  FinancialOperateBillExport: 9030002,
+  FinancialOperateBillConfirm: 9030003,
+  /** Billing › Automated ledger: per-customer rules that publish and write off bills on a day of the month */
+  BillingAutoLedger: 4060000,
+  BillingAutoLedgerAdd: 4060001,
+  BillingAutoLedgerEdit: 4060002,
+  BillingAutoLedgerDelete: 4060003,
+  BillingAutoLedgerSwitch: 4060004,
   /** the Home overview's shortcut tiles that open money screens (HOME_TILES: 1000011 + index) */
   HomeTileCustomer: 1000016,
   HomeTileRecharge: 1000017,
@@ -71,6 +85,8 @@ export const Perm = {
   Report: 10000000,
   ReportCard: 10010000,
   ReportUsage: 10030000,
+  /** Reports › Prepaid cost withholding (the charges taken at activation, renewal and pack orders) */
+  ReportPrepaidCost: 10020000,
   Stock: 11000000,
   Content: 12000000,
   Risk: 13000000,
@@ -138,7 +154,10 @@ export const permissionTree: PermissionNode[] = [
     page(4030000, '订单中心', 'Order centre'),
     page(4040000, '销售订单', 'Sales orders', [btn(4040001, '处理', 'Handle'), btn(4040002, '回复', 'Reply')]),
     page(4050000, '渠道账单', 'Channel bills', [btn(4050001, '导入', 'Import')]),
-    page(4060000, '自动出账', 'Automated ledger'),
+    page(Perm.BillingAutoLedger, '自动出账', 'Automated ledger', [
+      btn(Perm.BillingAutoLedgerAdd, '新增规则', 'Add rule'), btn(Perm.BillingAutoLedgerEdit, '编辑规则', 'Edit rule'),
+      btn(Perm.BillingAutoLedgerDelete, '删除规则', 'Delete rule'), btn(Perm.BillingAutoLedgerSwitch, '开启/关闭', 'Switch on / off'),
+    ]),
   ]),
   page(Perm.AutoRule, '自动化规则', 'Automation rules', [
     page(5010000, '规则列表', 'Rules', [
@@ -202,11 +221,14 @@ export const permissionTree: PermissionNode[] = [
     page(8050000, '提现', 'Withdrawal', [btn(8050001, '审核', 'Audit'), btn(8050002, '提现', 'Deposit'), btn(8050003, '导出', 'Export')]),
   ]),
   page(Perm.Financial, '财务', 'Financial', [
-    page(9010000, '授信', 'Credit'), page(Perm.FinancialWriteOff, '核销', 'Write-off', [btn(Perm.FinancialWriteOffDo, '核销', 'Write off')]), page(9030000, '运营账单', 'Operating bills'),
+    page(9010000, '授信', 'Credit'), page(Perm.FinancialWriteOff, '核销', 'Write-off', [btn(Perm.FinancialWriteOffDo, '核销', 'Write off')]), page(Perm.FinancialOperateBill, '运营账单', 'Operating bills', [
+      btn(Perm.FinancialOperateBillRefetch, '重新获取', 'Fetch again'), btn(Perm.FinancialOperateBillExport, '导出', 'Export'),
+      btn(Perm.FinancialOperateBillConfirm, '确认', 'Confirm'),
+    ]),
     page(9040000, 'C 端发票', 'Customer invoices'), page(Perm.FinancialReport, '对账报表', 'Accounting reports'),
   ]),
   page(Perm.Report, '报表', 'Reports', [
-    page(Perm.ReportCard, '月度卡报表', 'Monthly SIM report'), page(10020000, '预付费用扣缴', 'Prepaid cost withholding'),
+    page(Perm.ReportCard, '月度卡报表', 'Monthly SIM report'), page(Perm.ReportPrepaidCost, '预付费用扣缴', 'Prepaid cost withholding'),
     page(Perm.ReportUsage, '流量使用', 'Data usage'),
   ]),
   page(Perm.Stock, '库存', 'Stock', [

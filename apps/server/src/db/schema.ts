@@ -23,3 +23,7 @@ export * from '../modules/money/recharge/recharge-tables.ts';
 export * from '../modules/money/withdraw/withdraw-tables.ts';
 export * from '../modules/money/credit/credit-tables.ts';
 export * from '../modules/billing/run/bill-tables.ts';
+export * from '../modules/billing/channel/channel-bill-tables.ts';
+export * from '../modules/billing/automate/automate-tables.ts';
+export * from '../modules/billing/operator/operator-bill-tables.ts';
+export * from '../modules/billing/charges/charge-tables.ts';

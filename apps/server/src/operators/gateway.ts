@@ -157,6 +157,64 @@ export interface OperatorGateway {
   pullUsage(req: UsagePull): Promise<GatewayResult<UsageReport>>;
   /** submits an SMS to the card (mobile-terminated) */
   sendSms(req: SmsRequest): Promise<GatewayResult<SmsAccepted>>;
+  /**
+   * The operator's bill of a closed period for the given cards of this account, a page of cards at a time (the caller
+   * walks the account's cards; per-card charges add up, so the pages sum to the bill). Refused while the carrier has
+   * not issued the period's bill yet (retryable).
+   */
+  queryBill(req: BillQuery): Promise<GatewayResult<OperatorBillPage>>;
+}
+
+/** A card as the carrier bills it: what its network knew of the card in the period (as for usage) and the plan it is on. */
+export interface BillCard extends UsageCard {
+  /** the operator's code of the card's plan; null = no plan (billed under the account's default) */
+  planCode: string | null;
+}
+
+/** One period's bill for a page of the account's cards. */
+export interface BillQuery {
+  /** 'YYYY-MM', the month the carrier's period ends in */
+  periodKey: string;
+  /** the period [from, to): 00:00 of its first day to 00:00 of the day after its last (business time) */
+  from: Date;
+  to: Date;
+  cards: BillCard[];
+}
+
+/** The carrier's wholesale prices (amounts in fen, tax excluded). */
+export interface WholesaleTariff {
+  /** per card with active service in the period */
+  cardFeeFen: number;
+  /** per GB (1024 MB); a card's data is billed in whole MB, rounded up, and its data charge rounded half up to the fen */
+  dataFenPerGb: number;
+  /** per mobile-originated SMS */
+  smsFen: number;
+  /** VAT in hundredths of a percent (600 = 6 %), per line, rounded half up */
+  taxRateBp: number;
+}
+
+/** One card's charges on the carrier's bill (amounts in fen; `amountFen` = card + data + SMS, tax excluded). */
+export interface OperatorBillLine {
+  iccid: string;
+  planCode: string | null;
+  dataBytes: number;
+  billedMb: number;
+  sms: number;
+  cardFeeFen: number;
+  dataFeeFen: number;
+  smsFeeFen: number;
+  amountFen: number;
+  taxFen: number;
+}
+
+export interface OperatorBillPage {
+  periodKey: string;
+  /** the carrier's reference of the period's bill (the same for every page) */
+  billRef: string;
+  currency: 'CNY';
+  tariff: WholesaleTariff;
+  /** the cards of the page that have charges (a card the carrier did not serve in the period is not billed) */
+  lines: OperatorBillLine[];
 }
 
 export interface SmsRequest extends CardRef {

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type {
   CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery, ZoneChange, CardRef,
-  SmsAccepted, SmsRequest, UsagePull, UsageReport,
+  SmsAccepted, SmsRequest, UsagePull, UsageReport, BillQuery, OperatorBillPage,
 } from './gateway.ts';
 import { simulateUsage } from './simulator-usage.ts';
+import { simulateBill } from './simulator-bill.ts';
 
 /**
  * The built-in network simulator: a carrier platform that lives inside the server, so the product works
@@ -14,7 +15,8 @@ import { simulateUsage } from './simulator-usage.ts';
  * - it refuses card changes for ICCIDs matching the account's failing pattern, and for a stable share of
  *   cards given by the account's failure rate (the same card and change always get the same answer, so
  *   a retry succeeds once the rule no longer applies), which is what fills the card change failure list;
- * - usage is derived from the ICCID and the day, so every query of the same period gives the same numbers.
+ * - usage is derived from the ICCID and the day, so every query of the same period gives the same numbers;
+ * - it bills a closed period from that usage at its wholesale tariff (simulator-bill.ts), once the period has ended.
  * The simulator is a stand-in for a carrier, not a security boundary: its issuer key is public.
  */
 export const SIMULATOR_PLATFORM = 'Lynx network simulator';
@@ -193,6 +195,21 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
         if (refused) return refused;
         if (!(req.to > req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the window is not after its start', retryable: false };
         return { ok: true, data: simulateUsage(req) };
+      }),
+
+    // the carrier's bill of a closed period for a page of the account's cards (simulator-bill.ts)
+    queryBill: (req: BillQuery) =>
+      roundTrip<OperatorBillPage>(() => {
+        const refused = authenticate();
+        if (refused) return refused;
+        if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(req.periodKey)) return { ok: false, code: 'BAD_PERIOD', message: `period ${req.periodKey} is not YYYY-MM`, retryable: false };
+        if (!(req.to > req.from) || req.to.getTime() - req.from.getTime() > 32 * 86_400_000) {
+          return { ok: false, code: 'BAD_PERIOD', message: 'the period must end after it starts and last at most 32 days', retryable: false };
+        }
+        if (req.to.getTime() > Date.now()) {
+          return { ok: false, code: 'BILL_NOT_ISSUED', message: `the bill of period ${req.periodKey} is issued after the period ends`, retryable: true };
+        }
+        return { ok: true, data: simulateBill({ ...req, operAccountId: account.operAccountId, operatorId: account.operatorId }) };
       }),
   };
 }

@@ -42,8 +42,13 @@ export function builtInRolePermissions(): Record<number, number[]> {
   // kept by staff (add/edit 2050001, delete 2050002): customers see the list read-only
   // bills are run and published by platform finance (4020001 publish, 4020002 run / re-run); one-off fees are put on by
   // staff (6090001); customers read their published bills and write them off (9020001)
+  // channel bills (4050000, import 4050001) reconcile an operator's bill over the platform's cards: platform finance only
   const staffOnlyButtons = [Perm.BusinessCustomerAudit, 8040001, 8050001, 8050002, 4010001, 4010002, 4010003, 4010004, 2070000, 2050001, 2050002,
-    Perm.BillingBillPublish, Perm.BillingBillRun, Perm.ShortcutsOneOffFeeAdd];
+    Perm.BillingBillPublish, Perm.BillingBillRun, Perm.ShortcutsOneOffFeeAdd, Perm.BillingChannelBill, Perm.BillingChannelBillImport,
+    // operating bills are the platform's costs at the carriers: staff only (9030000 and its buttons)
+    ...expandCodes([Perm.FinancialOperateBill]),
+    // automated ledger rules are set by platform finance; a customer's finance may only switch its own (4060004)
+    Perm.BillingAutoLedgerAdd, Perm.BillingAutoLedgerEdit, Perm.BillingAutoLedgerDelete];
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),

@@ -67,6 +67,22 @@ export const routes: RouteDef[] = [
           { path: 'spending/detail/:billId', titleKey: 'billingBillDetail', page: () => import('../pages/billing/bill/detail/index.tsx') },
         ],
       },
+      {
+        // Billing › Channel bills (issue 14): operators' and upstream channels' bills reconciled against the platform's usage
+        path: 'channelbill', titleKey: 'billingChannelBill', perm: Perm.BillingChannelBill, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'billingChannelBill', page: () => import('../pages/billing/channelbill/list/index.tsx') },
+          { path: 'detail/:billId?', titleKey: 'billingChannelBillDetail', page: () => import('../pages/billing/channelbill/detail/index.tsx') },
+        ],
+      },
+      {
+        // Billing › Automated ledger (issue 14): per-customer rules; the detail without an id lists every execution
+        path: 'billAutomateLedger', titleKey: 'billingAutoLedger', perm: Perm.BillingAutoLedger, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'billingAutoLedger', page: () => import('../pages/billing/billAutomateLedger/list/index.tsx') },
+          { path: 'detail/:automateLeId?', titleKey: 'billingAutoLedgerDetail', page: () => import('../pages/billing/billAutomateLedger/detail/index.tsx') },
+        ],
+      },
     ],
   },
   {
@@ -93,6 +109,11 @@ export const routes: RouteDef[] = [
         children: [
           { path: 'list', titleKey: 'businessCapital', page: () => import('../pages/business/capital/list/index.tsx') },
           { path: 'detail/info/:custId?', titleKey: 'businessCapitalDetail', page: () => import('../pages/business/capital/detail/index.tsx') },
+          // a customer's prepaid charges of one plan or pack (elementId: the charge category), period (cycle) and event (contractType)
+          {
+            path: 'detail/prepay-card/:goodsReleaseId/:elementId/:cycle/:contractType', titleKey: 'businessCapitalPrepayCard',
+            page: () => import('../pages/business/capital/prepay-card/index.tsx'),
+          },
         ],
       },
       {
@@ -131,6 +152,13 @@ export const routes: RouteDef[] = [
         ],
       },
       {
+        // Financial › Operating bills (issue 14): the carriers' bills per operator account and period against revenue (staff only)
+        path: 'operate-bill', titleKey: 'financialOperateBill', perm: Perm.FinancialOperateBill, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'financialOperateBill', page: () => import('../pages/financial/operate-bill/list/index.tsx') },
+        ],
+      },
+      {
         // Financial › Accounting reports (issue 14): daily and monthly statements of the customers' money (:type ReportPeriod)
         path: 'report', titleKey: 'financialReport', perm: Perm.FinancialReport, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [
@@ -147,6 +175,14 @@ export const routes: RouteDef[] = [
       {
         path: 'cardreport', titleKey: 'reportCard', perm: Perm.ReportCard, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'reportCard', page: () => import('../pages/report/cardreport/list/index.tsx') }],
+      },
+      {
+        // the charges at the event (prepaid terms, packs): withheld from prepaid customers, on the bill for the others
+        path: 'prepaidCost', titleKey: 'reportPrepaidCost', perm: Perm.ReportPrepaidCost, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'reportPrepaidCost', page: () => import('../pages/report/prepaidCost/list/index.tsx') },
+          { path: 'detail/:recordId/:channelCustId?', titleKey: 'reportPrepaidCostDetail', page: () => import('../pages/report/prepaidCost/detail/index.tsx') },
+        ],
       },
       {
         path: 'communicationUsage', titleKey: 'reportUsage', perm: Perm.ReportUsage, redirectToFirstChild: true, hideChildrenInMenu: true,

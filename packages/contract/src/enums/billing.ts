@@ -92,5 +92,32 @@ export type BillSummaryDim = (typeof BillSummaryDim.values)[number];
 export const BILL_DUE_DAYS = 15;
 /** A bill's card lines filtered by ICCID are counted up to this many (`totalCapped` beyond). */
 export const BILL_LINES_COUNT_CAP = 10_000;
+/** A bill run that fails this many times in a row is marked failed and no longer retried. */
+export const BILL_RUN_MAX_FAILURES = 5;
 /** A bill run's card chunk: lines and cursor committed together. */
 export const BILL_RUN_CHUNK_CARDS = 20_000;
+
+/**
+ * What a charge at the event was caused by (card_charges.event; docs/billing.md "Charges at the event"): a prepaid
+ * plan's contract starting (activation, the end of the silent period, a plan change taking effect), a renewal by hand
+ * or by the contract's automatic renewal, or a supplementary pack ordered.
+ */
+export const ChargeEvent = defineEnum({
+  ContractStart: { value: 1, zh: '套餐生效（激活/变更）', en: 'Plan started (activation or change)' },
+  Renewal: { value: 2, zh: '续费', en: 'Renewal' },
+  AutoRenewal: { value: 3, zh: '自动续约', en: 'Automatic renewal' },
+  PackOrder: { value: 4, zh: '订购加油包', en: 'Pack ordered' },
+});
+export type ChargeEvent = (typeof ChargeEvent.values)[number];
+
+/**
+ * How a charge at the event is collected: a prepaid customer's balance is withheld in the card change's transaction; a
+ * postpaid customer pays it on the period's bill; a prepaid customer whose balance could not cover a change the
+ * platform made by itself (an automatic renewal, the end of a silent period) pays it on the bill too.
+ */
+export const ChargeState = defineEnum({
+  Withheld: { value: 1, zh: '已扣缴', en: 'Withheld' },
+  OnBill: { value: 2, zh: '计入账单（后付费）', en: 'On the bill (postpaid)' },
+  OnBillShort: { value: 3, zh: '余额不足，计入账单', en: 'Balance too low: on the bill' },
+});
+export type ChargeState = (typeof ChargeState.values)[number];

@@ -12,3 +12,5 @@ export * from './payment.ts';
 export * from './withdraw.ts';
 export * from './credit.ts';
 export * from './billing.ts';
+export * from './channelbill.ts';
+export * from './billautomate.ts';

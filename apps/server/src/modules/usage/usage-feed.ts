@@ -52,7 +52,7 @@ export interface FeedRunResult {
   stats: WindowStats;
 }
 
-type FeedCard = QuotaCard & { msisdn: string | null; custId: number | null; rootCustId: number | null; online: boolean; poolJoinedAt: Date | null };
+export type FeedCard = QuotaCard & { msisdn: string | null; custId: number | null; rootCustId: number | null; online: boolean; poolJoinedAt: Date | null };
 
 class FeedError extends Error {}
 
@@ -96,7 +96,7 @@ const serving = (state: number | null | undefined) => state === ACTIVE || state 
  * cut where a block bars it; the last period stays open (to null). `from` is the start of the window's first day:
  * the operator reports each day's counters from its start.
  */
-async function servicePeriods(ex: Executor, chunk: FeedCard[], bars: Map<string, Bar[]>, from: Date, to: Date): Promise<Map<string, UsageCard['service']>> {
+export async function servicePeriods(ex: Executor, chunk: FeedCard[], bars: Map<string, Bar[]>, from: Date, to: Date): Promise<Map<string, UsageCard['service']>> {
   const iccids = chunk.map((c) => c.iccid);
   // per card: the last change up to `from` (the state then), and every change after it, oldest first
   const history = rows<{ iccid: string; at: Date | string; from_state: number | null; to_state: number; later: boolean }>(await ex.execute(sql`
@@ -168,7 +168,7 @@ function withoutBars(period: Bar, bars: Bar[]): Bar[] {
  * of its plan was blocked (by a user, a rule or the use-up action); while its data pool is blocked; and the use-up blocks of "block until cycle
  * end", including released ones while they lasted (so a window done after the release still leaves that time out).
  */
-async function barringOf(
+export async function barringOf(
   ex: Executor, chunk: FeedCard[], plans: Map<number, UsagePlan>, operators: Map<number, UsageOperator>, since: Date, to: Date,
 ): Promise<Map<string, Bar[]>> {
   const iccids = chunk.map((c) => c.iccid);

@@ -71,6 +71,7 @@ const en: Messages<typeof zh> = {
       withdraw: 'Withdrawal',
       credit: 'Credit',
       bill: 'Bill',
+      card_charge: 'Charge at the event',
     },
   },
   detail: {

@@ -28,5 +28,9 @@ import recharge from './recharge.ts';
 import report from './report.ts';
 import bill from './bill.ts';
 import simreport from './simreport.ts';
+import billautomate from './billautomate.ts';
+import operatebill from './operatebill.ts';
+import channelbill from './channelbill.ts';
+import withholding from './withholding.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding };

@@ -69,6 +69,7 @@ export default {
       withdraw: '提现单',
       credit: '授信',
       bill: '账单',
+      card_charge: '发生时扣费',
     },
   },
   detail: {

@@ -17,6 +17,13 @@ import type { BillOut } from './bill-sql.ts';
 
 const money = (key: string, zh: string, en: string): ExportColumn => ({ key, title: { zh: `${zh}（元）`, en: `${en} (CNY)` }, type: 'money' });
 
+/** The bill's category amounts (BillCategoryAmounts) in category order. */
+const CATEGORY_COLUMNS: [string, BillLineCategory][] = [
+  ['planFee', BillLineCategory.PlanFee], ['prepaidFee', BillLineCategory.PrepaidPlanFee], ['overageFee', BillLineCategory.OutOfPlanUsage],
+  ['testFee', BillLineCategory.TestFee], ['downtimeFee', BillLineCategory.DowntimeFee], ['packFee', BillLineCategory.PackFee],
+  ['oneOffFee', BillLineCategory.OneOffFee],
+];
+
 /** A bill as an export row: its category amounts as columns of their own. */
 const flatBill = (b: BillOut) => ({ ...b, ...b.categories });
 
@@ -84,13 +91,8 @@ export function billRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'cardCount', title: { zh: '卡数', en: 'Cards' }, type: 'number' },
       money('total', '总费用', 'Total'),
       money('tax', '税额', 'Tax'),
-      money('planFee', '套餐月费', 'Plan fees'),
-      money('prepaidFee', '预付费套餐费', 'Prepaid plan fees'),
-      money('overageFee', '套外流量费', 'Out-of-plan usage'),
-      money('testFee', '测试期费用', 'Test-period fees'),
-      money('downtimeFee', '停机保号费', 'Downtime fees'),
-      money('packFee', '加油包/叠加包费', 'Supplementary packs'),
-      money('oneOffFee', '一次性费用', 'One-off fees'),
+      // the category columns read as the categories do everywhere else
+      ...CATEGORY_COLUMNS.map(([key, c]) => money(key, BillLineCategory.label(c, 'zh'), BillLineCategory.label(c, 'en'))),
       money('withheld', '已预扣', 'Withheld'),
       money('amountDue', '应核销', 'Amount due'),
       money('writtenOff', '已核销', 'Written off'),

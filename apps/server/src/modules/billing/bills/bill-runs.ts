@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { ErrorCode, businessDay, errorMessage, type BodyOf, type Lang, type bill as api } from '@lynx/contract';
+import { businessDay, errorMessage, type BodyOf, type Lang, type bill as api } from '@lynx/contract';
 import type { Db } from '../../../db/client.ts';
 import { pageOf } from '../../../platform/paging.ts';
 import { periodOfDay, shiftPeriodKey, UNICOM_BILLING_DAY } from '../rating/periods.ts';
@@ -39,7 +39,7 @@ export async function billPeriods(db: Db, lang: Lang, now = new Date()) {
     const why = await billPeriodNotReadyReason(db, periodKey, now.getTime());
     const c = countOf.get(periodKey);
     out.push({
-      periodKey, ready: why == null, reason: why == null ? null : errorMessage(ErrorCode.BillPeriodNotReady, lang, { period: periodKey, reason: why }),
+      periodKey, ready: why == null, reason: why == null ? null : errorMessage(why.code, lang, why.params),
       bills: Number(c?.bills ?? 0), published: Number(c?.published ?? 0),
     });
   }

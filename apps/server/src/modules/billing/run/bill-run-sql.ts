@@ -2,7 +2,7 @@
 // lines inserted), one adds the one-off fees, one writes the totals and breakdowns. It mirrors the pure rules of
 // rating/rating.ts (rateCardPeriod) exactly in numeric and bigint: a test compares both on the same cards.
 import { sql, type SQL } from 'drizzle-orm';
-import { BillLineCategory, CardState, OneOffFeeState, OverageGrade, PlanGoodsType, PlanUseUpAction } from '@lynx/contract';
+import { BillLineCategory, CardState, ChargeState, OneOffFeeState, OverageGrade, PlanGoodsType, PlanUseUpAction } from '@lynx/contract';
 
 /** One operator's period, as periods.ts computes it (the SQL never re-derives period boundaries). */
 export interface OperatorPeriod {
@@ -187,14 +187,6 @@ raw_lines as (
   from card c
   where c.goods_type = ${G.Monthly} and c.contract_start_at >= c.ps and c.contract_start_at < c.pe and c.contract_start_at <> ${M}
   union all
-  -- prepaid plan fee: one term at the customer's price for a prepaid contract that started in the period (activation,
-  -- plan change). Charged on the bill until the card changes withhold it at the event (docs/decisions.md "Issue 14:
-  -- bills"); a renewal extends the contract without a new start, so it is not seen here yet
-  select c.iccid, ${C.PrepaidPlanFee}, ${dayOf('c.contract_start_at', tz)},
-    coalesce(${lastDayOf('c.contract_end_at', tz)}, ${dayOf('c.contract_start_at', tz)}), 1, c.sale_price, null, null
-  from card c
-  where c.goods_type = ${G.Prepaid} and c.contract_start_at >= c.ps and c.contract_start_at < c.pe
-  union all
   -- out-of-plan usage of the cycles and test periods that ended in the period
   select o.iccid, ${C.OutOfPlanUsage}, o.from_day, o.to_day, (o.over_bytes + o.step - 1) / o.step, o.overage_price, o.used_bytes, o.quota_bytes
   from over o where o.charged and o.over_bytes > 0
@@ -284,6 +276,35 @@ upd as (
   returning 1
 )
 select (select count(*) from ins)::int lines, (select count(*) from upd)::int fees`;
+}
+
+/**
+ * The charges at the event of the period (prepaid plan terms and packs, recorded by the card changes: billing/charges)
+ * as category 2 and 6 lines of their customers' bills, `ref_id` the charge record; withheld ones are listed, not due
+ * again. The charged customer's bill, whoever owns the card now.
+ */
+export function chargesSql(a: { periodKey: string; runId: number; custId: number | null; periodFrom: string; periodTo: string }): SQL {
+  return sql`
+with ch as (
+  select ch.charge_id, ch.cust_id, ch.root_cust_id, ch.category, ch.goods_release_id, ch.state
+  from card_charges ch
+  where ch.period_key = ${a.periodKey} and (${a.custId}::int is null or ch.cust_id = ${a.custId}::int)
+    and not exists (select 1 from bills pb where pb.period_key = ${a.periodKey} and pb.cust_id = ch.cust_id and pb.published)
+),
+b as (
+  insert into bills (bill_no, period_key, cust_id, root_cust_id, period_from, period_to, run_id)
+  select distinct 'B' || replace(${a.periodKey}, '-', '') || lpad(cust_id::text, 8, '0'), ${a.periodKey}, cust_id, root_cust_id,
+    ${a.periodFrom}::date, ${a.periodTo}::date, ${a.runId}::bigint
+  from ch
+  on conflict (period_key, cust_id) do update set updated_at = now() where not bills.published
+  returning bill_id, cust_id
+)
+insert into bill_lines (period_key, bill_id, iccid, category, from_day, to_day, ref_id, goods_release_id, operator_id, card_type_id,
+  quantity, unit_price, amount, tax, withheld)
+select ${a.periodKey}, b.bill_id, i.iccid, ch.category, i.from_day, i.to_day, ch.charge_id, ch.goods_release_id, i.operator_id, i.card_type_id,
+  i.quantity, i.unit_price, i.amount, i.tax, ch.state = ${ChargeState.Withheld}
+from ch join b on b.cust_id = ch.cust_id join card_charge_items i on i.charge_id = ch.charge_id
+on conflict do nothing`;
 }
 
 /** The unpublished bills of the run's scope. */

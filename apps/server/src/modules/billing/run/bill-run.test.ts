@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { getTableConfig } from 'drizzle-orm/pg-core';
 import {
-  BillLineCategory, BillRunState, ErrorCode, OneOffFeeState, Operator, OverageGrade, PlanGoodsType, PlanUseUpAction, businessDay, zonedTime,
+  BILL_RUN_MAX_FAILURES, BillLineCategory, BillRunState, ErrorCode, OneOffFeeState, Operator, OverageGrade, PlanGoodsType, PlanUseUpAction, businessDay, zonedTime,
 } from '@lynx/contract';
 import { backends, startTestApp, HD, HD_SZ, type TestApp } from '../../../../test/harness.ts';
 import { AppError } from '../../../platform/errors.ts';
@@ -12,6 +12,9 @@ import { billRunRow, continueBillRun, startBillRun, runPeriods } from './bill-ru
 import { chunkSql } from './bill-run-sql.ts';
 import { continueBillRuns } from './bill-run-jobs.ts';
 import * as tables from './bill-tables.ts';
+import { rateEventCharges, recordEventCharges } from '../charges/charges.ts';
+import { cardCharges, cardChargeItems } from '../charges/charge-tables.ts';
+import type { CardSnapshot } from '../../card/lifecycle/engine.ts';
 
 // The bill run's SQL against the pure rating (rateCardPeriod) on varied cards of one period, its resumability and
 // its refusals. Period '2026-10': China Mobile and China Telecom 2026-10-01 … 10-31, China Unicom 09-26 … 10-25.
@@ -124,7 +127,7 @@ const CARDS: CardDef[] = [
     rating: (s) => ({ cycles: [span(s, at(10, 1), at(11, 1))] }) },
   // no plan, or platform stock: not billed
   { n: 20, plan: null, state: 64, activatedAt: at(5, 5) },
-  // a prepaid contract started in October: one term at the customer's price on the bill (not withheld at the event yet)
+  // a prepaid contract started in October: its term, charged at the event, is listed on the bill
   { n: 22, plan: 'prepaid', state: 64, activatedAt: at(10, 12, 9), contract: [at(10, 12, 9), zonedTime(2027, 10, 12, 9)], history: [h(60, 64, at(10, 12, 9))],
     rating: () => ({}) },
 ];
@@ -198,6 +201,18 @@ for (const backend of backends) {
       await q(`insert into one_off_fees (cust_id, root_cust_id, iccid, amount, tax_rate, reason, fee_day, created_by) values
         ($1, $1, null, '100.00', 6, 'setup', '2026-10-15', 'test'), ($1, $1, $2, '12.34', 13, 'repair', '2026-10-31', 'test'),
         ($1, $1, null, '50.00', 6, 'later', '2026-11-15', 'test')`, [hd, iccidOf(1)]);
+      // card 22's prepaid term was charged when its contract started, by the card change (billing/charges)
+      const start = at(10, 12, 9);
+      const change = {
+        row: { iccid: iccidOf(22), custId: hd, rootCustId: hd, operatorId: Operator.ChinaMobile, cardTypeId: 1 },
+        next: { plan: { id: plan.prepaid, goodsType: PlanGoodsType.Prepaid, durationMonths: 12, cycleUnit: 1, cycleValue: 1 }, contractStartAt: start, contractMonths: 12 } as unknown as CardSnapshot,
+        effects: [{ kind: 'cycleStarted' as const, start, end: at(11, 12, 9), index: 1 }],
+      };
+      await db().transaction(async (tx) => {
+        const charges = await rateEventCharges(tx, [change], start);
+        expect(charges.map((c) => [c.iccid, c.periodKey, String(c.inclFen)])).toEqual([[iccidOf(22), KEY, '19900']]);
+        await recordEventCharges(tx, charges, { accountId: null, loginName: 'test' });
+      });
       await q(`update usage_feeds set watermark = '2026-11-01 00:00:00+08'`);
     }, 180_000);
     afterAll(async () => {
@@ -227,10 +242,10 @@ for (const backend of backends) {
     it('refuses a period not closed, a feed not delivered, and a scope with nothing to bill', async () => {
       const early = await startBillRun(db(), { periodKey: KEY, by: 't' }, zonedTime(2026, 10, 31, 23, 59).getTime()).catch((e) => e);
       expect(early).toBeInstanceOf(AppError);
-      expect(early).toMatchObject({ code: ErrorCode.BillPeriodNotReady, params: { period: KEY, reason: '≥ 2026-11-01' } });
+      expect(early).toMatchObject({ code: ErrorCode.BillPeriodNotReady, params: { period: KEY, day: '2026-11-01' } });
       await q(`update usage_feeds set watermark = '2026-10-31 06:00:00+08' where operator_id = 3`);
       const feed = await startBillRun(db(), { periodKey: KEY, by: 't' }, NOW).catch((e) => e);
-      expect(feed).toMatchObject({ code: ErrorCode.BillPeriodNotReady, params: { period: KEY, reason: '2026-10-30 < 2026-10-31' } });
+      expect(feed).toMatchObject({ code: ErrorCode.BillUsageNotArrived, params: { period: KEY, last: '2026-10-30', need: '2026-10-31' } });
       // an operator without a feed row has no usage coming: its closed period is ready
       await q(`delete from usage_feeds where operator_id = 3`);
       const [{ n }] = await q<{ n: number }>(`select count(*)::int n from bill_runs`);
@@ -363,12 +378,31 @@ for (const backend of backends) {
       expect(await billRunRow(db(), runId)).toMatchObject({ state: BillRunState.Done, custId: hdSz, custName: HD_SZ });
     });
 
+    it('a run that keeps failing gives up after BILL_RUN_MAX_FAILURES attempts; a new run may then start', async () => {
+      const runId = await startBillRun(db(), { periodKey: KEY, by: 'broken', custId: hdSz }, NOW);
+      // the totals step cannot write its breakdowns
+      await q('alter table bill_summaries rename to bill_summaries_away');
+      try {
+        for (let i = 1; i <= BILL_RUN_MAX_FAILURES; i++) {
+          await expect(continueBillRun(db(), runId, `w${i}`, { chunkCards: 4 })).rejects.toThrow();
+          const row = await billRunRow(db(), runId);
+          expect(row.state, `after ${i} failures`).toBe(i < BILL_RUN_MAX_FAILURES ? BillRunState.Running : BillRunState.Failed);
+          expect(row.error).toMatch(/bill_summaries/);
+        }
+        expect(await continueBillRun(db(), runId, 'late')).toMatchObject({ claimed: false });
+      } finally {
+        await q('alter table bill_summaries_away rename to bill_summaries');
+      }
+      const again = await startBillRun(db(), { periodKey: KEY, by: 'again', custId: hdSz }, NOW);
+      expect(await continueBillRun(db(), again, 'w1')).toMatchObject({ state: BillRunState.Done });
+    });
+
     it('declares in Drizzle exactly the columns the migration made', async () => {
       const cols = await q<{ t: string; c: string }>(`select table_name t, column_name c from information_schema.columns where table_schema = 'public'
-        and table_name in ('bill_runs', 'bills', 'bill_lines', 'bill_summaries', 'one_off_fees', 'bill_write_offs')`);
+        and table_name in ('bill_runs', 'bills', 'bill_lines', 'bill_summaries', 'one_off_fees', 'bill_write_offs', 'card_charges', 'card_charge_items')`);
       const have = new Set(cols.map((r) => `${r.t}.${r.c}`));
       const declared = new Set<string>();
-      for (const table of [tables.billRuns, tables.bills, tables.billLines, tables.billSummaries, tables.oneOffFees, tables.billWriteOffs]) {
+      for (const table of [tables.billRuns, tables.bills, tables.billLines, tables.billSummaries, tables.oneOffFees, tables.billWriteOffs, cardCharges, cardChargeItems]) {
         const cfg = getTableConfig(table);
         for (const col of cfg.columns) declared.add(`${cfg.name}.${col.name}`);
       }

@@ -6,11 +6,11 @@
 // totals and breakdowns.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { BILL_RUN_CHUNK_CARDS, BillRunState, ErrorCode, OneOffFeeState, businessDay, getBusinessTimeZone, zonedTime } from '@lynx/contract';
+import { BILL_RUN_CHUNK_CARDS, BILL_RUN_MAX_FAILURES, BillRunState, ErrorCode, OneOffFeeState, businessDay, getBusinessTimeZone, zonedTime } from '@lynx/contract';
 import type { Db, Executor } from '../../../db/client.ts';
 import { AppError } from '../../../platform/errors.ts';
 import { defaultBillingDay, isPeriodReadyToBill, lastDeliveredUsageDay, periodByKey, type BillingPeriod } from '../rating/periods.ts';
-import { chunkSql, oneOffSql, totalsSql, type OperatorPeriod } from './bill-run-sql.ts';
+import { chargesSql, chunkSql, oneOffSql, totalsSql, type OperatorPeriod } from './bill-run-sql.ts';
 
 const rowsOf = <T>(r: unknown): T[] => ((r as { rows?: T[] }).rows ?? (r as T[]));
 const rows = async <T>(ex: Executor, q: ReturnType<typeof sql>) => rowsOf<T>(await ex.execute(q));
@@ -38,20 +38,23 @@ async function operatorPeriods(ex: Executor, periodKey: string): Promise<{ row: 
 }
 
 /**
- * Why the period cannot be billed at `now`, or null when it can: every operator's period must have closed, and the
- * T+1 usage feed of every operator that has one must have delivered the period's last day. An operator without a
- * feed row has never fed usage (no card of it has any), so its closed period is ready. The reason is neutral text
- * for the message's {reason} (it reads the same in both languages): the day the period can be billed from, or the
- * last day the feed delivered against the day it must reach.
+ * Why the period cannot be billed at `now`, or null when it can: every operator's period must have closed (20900, with
+ * the day bills can be run from), and the T+1 usage feed of every operator that has one must have delivered the
+ * period's last day (20912, with the last day delivered and the day needed). An operator without a feed row has never
+ * fed usage (no card of it has any), so its closed period is ready.
  */
-export async function billPeriodNotReadyReason(ex: Executor, periodKey: string, now = Date.now()): Promise<string | null> {
+export async function billPeriodNotReadyReason(
+  ex: Executor, periodKey: string, now = Date.now(),
+): Promise<{ code: ErrorCode; params: Record<string, string> } | null> {
   const ops = await operatorPeriods(ex, periodKey);
   const open = ops.filter((o) => now < o.period.end.getTime()).sort((a, b) => b.period.end.getTime() - a.period.end.getTime());
-  if (open.length) return `≥ ${businessDay(open[0].period.end.getTime())}`;
+  if (open.length) return { code: ErrorCode.BillPeriodNotReady, params: { period: periodKey, day: businessDay(open[0].period.end.getTime()) } };
   for (const { row, period } of ops) {
     if (!row.has_feed) continue;
     const last = lastDeliveredUsageDay(row.watermark == null ? null : new Date(row.watermark));
-    if (!isPeriodReadyToBill(period, now, last)) return `${last ?? '—'} < ${period.lastDay}`;
+    if (!isPeriodReadyToBill(period, now, last)) {
+      return { code: ErrorCode.BillUsageNotArrived, params: { period: periodKey, last: last ?? '—', need: period.lastDay } };
+    }
   }
   return null;
 }
@@ -83,8 +86,8 @@ export async function startBillRun(db: Db, a: { periodKey: string; custId?: numb
   const periodKey = a.periodKey;
   const custId = a.custId ?? null;
   periodByKey(periodKey, 1);
-  const reason = await billPeriodNotReadyReason(db, periodKey, now);
-  if (reason) throw new AppError(ErrorCode.BillPeriodNotReady, { period: periodKey, reason });
+  const notReady = await billPeriodNotReadyReason(db, periodKey, now);
+  if (notReady) throw new AppError(notReady.code, notReady.params);
   await db.execute(sql`select bill_lines_ensure_partition(${periodKey})`);
   try {
     return await db.transaction(async (tx) => {
@@ -102,7 +105,8 @@ export async function startBillRun(db: Db, a: { periodKey: string; custId?: numb
       const [{ n: cards }] = await rows<{ n: number }>(tx, sql`select count(*)::int n ${billableCards(periodKey, custId)}`);
       if (cards === 0 && !hasBill) {
         const [{ n: fees }] = await rows<{ n: number }>(tx, sql`
-          select count(*)::int n from one_off_fees where state = ${OneOffFeeState.Pending} and (${custId}::int is null or cust_id = ${custId}::int)`);
+          select ((select count(*) from one_off_fees where state = ${OneOffFeeState.Pending} and (${custId}::int is null or cust_id = ${custId}::int))
+            + (select count(*) from card_charges where period_key = ${periodKey} and (${custId}::int is null or cust_id = ${custId}::int)))::int n`);
         if (fees === 0) throw new AppError(ErrorCode.BillRunNothing, { period: periodKey });
       }
       await tx.execute(sql`delete from bill_lines where period_key = ${periodKey} and bill_id in (${scopeBills(periodKey, custId)})`);
@@ -204,7 +208,7 @@ export async function continueBillRun(db: Db, runId: number, owner: string, opts
           }));
           moved = await rows(tx, sql`
             update bill_runs set cursor_iccid = ${edge.hi}, cards_done = cards_done + ${r.cards}, lines_written = lines_written + ${r.lines},
-              lease_until = ${lease}, error = null
+              lease_until = ${lease}, error = null, failures = 0
             where ${mine} and step = ${BillRunStep.Cards} and cursor_iccid is not distinct from ${cursor} returning 1`);
         } else {
           moved = await rows(tx, sql`update bill_runs set step = ${BillRunStep.Totals}, lease_until = ${lease}
@@ -224,6 +228,7 @@ export async function continueBillRun(db: Db, runId: number, owner: string, opts
         await tx.execute(sql`set local jit = off`);
         await tx.execute(sql`set local work_mem = '128MB'`);
         await tx.execute(oneOffSql({ periodKey, runId, custId, periodFrom: p.firstDay, periodTo: p.lastDay }));
+        await tx.execute(chargesSql({ periodKey, runId, custId, periodFrom: p.firstDay, periodTo: p.lastDay }));
         for (const q of totalsSql({ periodKey, runId, custId })) await tx.execute(q);
         const done = await rows(tx, sql`
           update bill_runs set step = ${BillRunStep.Done}, state = ${BillRunState.Done}, finished_at = now(), error = null,
@@ -236,7 +241,11 @@ export async function continueBillRun(db: Db, runId: number, owner: string, opts
     return { claimed: true, chunks, state: BillRunState.Done };
   } catch (e) {
     if (!(e instanceof LeaseLost)) {
-      await db.execute(sql`update bill_runs set error = ${String((e as Error)?.message ?? e).slice(0, 500)} where ${mine}`).catch(() => {});
+      // a run failing BILL_RUN_MAX_FAILURES times in a row gives up: failed, with its last error (a new run may start)
+      await db.execute(sql`update bill_runs set error = ${String((e as Error)?.message ?? e).slice(0, 500)}, failures = failures + 1,
+          state = case when failures + 1 >= ${BILL_RUN_MAX_FAILURES} then ${BillRunState.Failed} else state end,
+          finished_at = case when failures + 1 >= ${BILL_RUN_MAX_FAILURES} then now() else finished_at end
+        where ${mine} and state = ${BillRunState.Running}`).catch(() => {});
     }
     throw e;
   } finally {

@@ -21,6 +21,8 @@ export const billRuns = pgTable('bill_runs', {
   cardsDone: big('cards_done').notNull().default(0),
   cardsTotal: big('cards_total').notNull().default(0),
   linesWritten: big('lines_written').notNull().default(0),
+  /** failed attempts in a row (BILL_RUN_MAX_FAILURES: the run is failed) */
+  failures: smallint('failures').notNull().default(0),
   /** 1 cards, 2 totals, 3 done */
   step: smallint('step').notNull().default(1),
   leaseOwner: text('lease_owner'),

@@ -28,6 +28,7 @@ import {
 import { cycleBoundary } from './time.ts';
 import { refreshCardCycles } from '../../usage/cycle-columns.ts';
 import type { ZoneTarget } from './model.ts';
+import { rateEventCharges, recordEventCharges, refuseUnaffordable } from '../../billing/charges/charges.ts';
 
 export type CardRow = typeof cards.$inferSelect;
 
@@ -335,6 +336,18 @@ async function applyRows(
     decided.push({ row, res, calls: await operatorCalls(tx, res.effects, res.to, row.state) });
   }
 
+  // charges at the event (prepaid terms, packs; billing/charges): rated now; a person's change that a prepaid
+  // customer's balance cannot pay is refused before the operator is asked
+  let charges = await rateEventCharges(tx, decided.map((d) => ({ row: d.row, next: d.res.next, effects: d.res.effects })), now);
+  if (who.kind === 'user' && charges.length > 0) {
+    const refused = await refuseUnaffordable(tx, charges);
+    for (const [iccid, error] of refused) out.set(iccid, { ok: false, error });
+    if (refused.size > 0) {
+      decided.splice(0, decided.length, ...decided.filter((d) => !refused.has(d.row.iccid)));
+      charges = charges.filter((c) => !refused.has(c.iccid));
+    }
+  }
+
   // the operator first: a user's change that the operator refuses leaves the card as it was
   const gateways = new Map<number, { account: AccountRow; gateway: ReturnType<typeof gatewayOfAccount> } | null>();
   // an access configuration whose credentials no longer open (the installation key changed): a user's change is
@@ -461,6 +474,12 @@ async function applyRows(
     .map((c) => c.iccid));
   for (const { d } of applied) if (d.res.effects.some((e) => e.kind === 'eventPackAdded')) cycleMoved.add(d.row.iccid);
   await refreshCardCycles(tx, [...cycleMoved], now);
+
+  // the charges of the cards changed, and a prepaid customer's withholding, in this transaction
+  const appliedIccids = new Set(applied.map(({ d }) => d.row.iccid));
+  await recordEventCharges(tx, charges.filter((c) => appliedIccids.has(c.iccid)), {
+    accountId: who.kind === 'user' ? (who.ctx.actor.accountId ?? null) : null, loginName: by,
+  });
 
   const detail = targetNote(action);
   const history = applied.flatMap(({ d, note }) =>

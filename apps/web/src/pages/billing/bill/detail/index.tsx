@@ -15,6 +15,7 @@ import { BILL_STATUS_COLORS, PUBLISH_COLORS, WRITE_OFF_TABS, WithHelp, billPaths
 import { useBillActions } from '../useBillActions.tsx';
 import { CardLines } from './CardLines.tsx';
 import { Breakdowns, CategoryTotals, OneOffFees, WriteOffs } from './Sections.tsx';
+import { OperatorCost } from './OperatorCost.tsx';
 
 const { BillPerm } = bill;
 
@@ -146,6 +147,7 @@ export default function BillDetail() {
       <CardLines billId={b.billId} />
       <WriteOffs d={d} />
       <OneOffFees d={d} />
+      <OperatorCost billId={b.billId} />
       <WriteOffModal target={writing} onClose={() => setWriting(null)} onDone={refresh} />
     </>
   );

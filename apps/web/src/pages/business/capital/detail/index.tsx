@@ -12,6 +12,7 @@ import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { pickedDays } from '../../../../components/businessTime.ts';
 import { useSession } from '../../../../stores/session.ts';
 import { BalanceStats, MoneyCell } from '../shared.tsx';
+import { PrepaySection } from './PrepaySection.tsx';
 
 type LedgerRow = ResponseOf<typeof capital.getCapitalLedgerPage>['list'][number];
 
@@ -25,9 +26,11 @@ export function ledgerFilters(v: Record<string, any>): Record<string, unknown> {
 /** What caused a movement, in words: a top-up 12, a withdrawal 3, an opening balance (unknown sources as stored). */
 export function sourceText(t: (k: string) => string, refType: string | null, refId: string | null): string {
   if (!refType) return '-';
-  const known = ['opening', 'recharge', 'rechargeRefund', 'withdraw', 'credit', 'bill'].includes(refType);
+  const known = ['opening', 'recharge', 'rechargeRefund', 'withdraw', 'credit', 'bill', 'card_charge'].includes(refType);
   const name = known ? t(`money.ledger.sources.${refType}`) : refType;
-  return refId ? `${name} · ${refId}` : name;
+  // a withholding record reads by its number, as its own screen shows it
+  const ref = refId && refType === 'card_charge' ? `W${refId.padStart(10, '0')}` : refId;
+  return ref ? `${name} · ${ref}` : name;
 }
 
 export const KIND_COLORS: Record<number, string> = {
@@ -108,6 +111,7 @@ export default function CapitalDetail() {
         {detail.isError && <Result status="404" subTitle={t('common.notFound')} />}
         {c && <BalanceStats b={c} keys={['preDeposit', 'grants', 'contractPayment', 'credit', 'withdrawHold', 'available', 'withdrawable']} testId="capital-balances" />}
       </div>
+      {c && <PrepaySection custId={custId} />}
       {(c || detail.isLoading) && <Ledger custId={custId} />}
     </>
   );

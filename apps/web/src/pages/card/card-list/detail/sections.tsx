@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   BillLineCategory, BillPublishState, CardActionKind, CardChangeSource, Perm, bill, formatSize, CardState, CommServType, NetworkType, Operator, OverageGrade, PlanCycleUnit, PlanOperationMode, PlanRenewalMode,
-  TariffType, carddetail, formatDate, formatDateRange, formatDateTime, formatMoney, formatSizeFromMB, pool, regionName, type ResponseOf, withZoneLabel,
+  TariffType, ChargeEvent, ChargeState, withholding, carddetail, formatDate, formatDateRange, formatDateTime, formatMoney, formatSizeFromMB, pool, regionName, type ResponseOf, withZoneLabel,
 } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -236,6 +236,7 @@ export function BillingTab({ iccid }: { iccid: string }) {
         [B('packs'), d.eventPackCount],
       ] as [string, ReactNode][]).map(([label, children], key) => ({ key, label, children }))} />
       <div style={{ marginTop: 16 }}><CardBillLines iccid={iccid} /></div>
+      <div style={{ marginTop: 16 }}><CardCharges iccid={iccid} /></div>
     </>
   );
 }
@@ -273,6 +274,46 @@ function CardBillLines({ iccid }: { iccid: string }) {
             { title: t('money.withCurrency', { label: B('amount') }), dataIndex: 'amount', width: 130, align: 'right', render: (v: string) => formatMoney(v) },
             { title: B('withheld'), dataIndex: 'withheld', width: 100, render: (v: boolean) => (v ? <Tag color="cyan">{B('withheldTag')}</Tag> : '-') },
             { title: B('published'), dataIndex: 'published', width: 100, render: (v: number) => <Tag color={v ? 'green' : 'orange'}>{BillPublishState.label(v, lang)}</Tag> },
+          ]}
+        />
+      )}
+    </Section>
+  );
+}
+
+type CardCharge = ResponseOf<typeof withholding.getCardCharges>['list'][number];
+const CHARGE_STATE_COLORS: Record<number, string> = { [ChargeState.Withheld]: 'green', [ChargeState.OnBill]: 'blue', [ChargeState.OnBillShort]: 'orange' };
+
+/** The card's charges at the event (prepaid terms, packs), newest first, each linking to its withholding record for those who may open them. */
+function CardCharges({ iccid }: { iccid: string }) {
+  const { t, lang } = useLang();
+  const W = (k: string) => t(`withholding.${k}`);
+  const canRecords = useSession((s) => s.permissions.has(Perm.ReportPrepaidCost));
+  const [page, setPage] = useState(1);
+  const q = useQuery({
+    queryKey: [withholding.getCardCharges.name, iccid, page],
+    queryFn: ({ signal }) => call(withholding.getCardCharges, { iccid, current: page, pageSize: 10 }, { signal, silent: true }),
+  });
+  return (
+    <Section title={W('card.title')}>
+      {q.isError ? <Alert type="warning" showIcon title={W('card.unavailable')} /> : (
+        <Table<CardCharge>
+          size="small"
+          rowKey={(r) => `${r.chargeId}`}
+          loading={q.isFetching}
+          dataSource={q.data?.list ?? []}
+          scroll={{ x: 'max-content' }}
+          pagination={{ current: page, pageSize: 10, total: q.data?.total ?? 0, onChange: setPage, hideOnSinglePage: true }}
+          locale={{ emptyText: <Empty description={<>{t('common.empty')}<br /><Typography.Text type="secondary">{W('card.empty')}</Typography.Text></>} /> }}
+          columns={[
+            { title: W('chargeNo'), dataIndex: 'chargeNo', width: 140, render: (v: string, r) => (canRecords ? <Link to={`/report/prepaidCost/detail/${r.chargeId}`}>{v}</Link> : v) },
+            { title: withZoneLabel(W('at')), dataIndex: 'createdAt', width: 170, render: (v: string) => formatDateTime(v) },
+            { title: W('event'), dataIndex: 'event', width: 170, render: (v: number) => ChargeEvent.label(v, lang) },
+            { title: W('goods'), dataIndex: 'goodsName', width: 180, ellipsis: true },
+            { title: W('period'), dataIndex: 'periodKey', width: 90 },
+            { title: t('withholding.cardList.days'), key: 'days', width: 200, render: (_: unknown, r) => (r.fromDay === r.toDay ? r.fromDay : `${r.fromDay} ~ ${r.toDay}`) },
+            { title: t('money.withCurrency', { label: W('amount') }), dataIndex: 'amount', width: 120, align: 'right', render: (v: string) => formatMoney(v) },
+            { title: W('state'), dataIndex: 'state', width: 170, render: (v: number) => <StatusTag enumOf={ChargeState} value={v} colors={CHARGE_STATE_COLORS} /> },
           ]}
         />
       )}

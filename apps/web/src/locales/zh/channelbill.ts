@@ -1,0 +1,50 @@
+// Billing › Channel bills (issue 14)
+export default {
+  f: {
+    billId: '编号', period: '账期', periodDays: '对账日期', operator: '运营商', sourceType: '来源', sourceName: '出账方', state: '状态', fileName: '文件',
+    lines: '行数', progress: '进度', matched: '一致', differs: '有差异', missingOnPlatform: '平台无此卡', missingInChannel: '渠道账单缺失',
+    channelAmount: '账单金额', disputedAmount: '待核实金额', createdBy: '导入人', createdAt: '导入时间', reconciledAt: '对账时间', remark: '备注',
+    findMissing: '列出渠道账单缺失的卡',
+  },
+  help: {
+    intro: '导入运营商或上游渠道的账单文件，平台按卡逐行与自身用量对账（{{from}}）。流量差异不超过 1 MB 与平台用量 1% 中的较大者、且短信条数相同为“一致”，否则为“有差异”；账单中的卡不属于平台为“平台无此卡”；平台有用量而账单没有的卡为“渠道账单缺失”。',
+    introFrom: '中国联通账期为上月 26 日至本月 25 日，其他运营商为自然月',
+    disputed: '“有差异”和“平台无此卡”两类行的账单金额之和：需要与出账方核实的金额。',
+    periodDays: '平台用量按运营商的账期统计：中国联通上月 26 日至本月 25 日，其他运营商为自然月。',
+    progress: '导入和对账在后台进行，服务重启后会继续；可离开本页。',
+  },
+  list: {
+    title: '渠道账单',
+    empty: '还没有渠道账单：点击“导入”上传运营商或上游渠道的账单文件。',
+    pickMonth: '选择月份',
+  },
+  action: {
+    import: '导入', delete: '删除', reconcile: '重新对账', open: '查看', errors: '错误明细',
+    deleteTitle: '删除渠道账单 {{id}}？',
+    deleteConfirm: '{{source}} {{period}} 的账单及其 {{lines}} 行明细将被删除，不可恢复。',
+    deleted: '渠道账单 {{id}} 已删除',
+    reconcileStarted: '已开始重新对账，完成后自动刷新',
+  },
+  import: {
+    title: '导入渠道账单',
+    operatorPlaceholder: '请选择运营商', operator: '运营商', period: '账期', sourceType: '来源', sourceName: '出账方', sourceNamePlaceholder: '如：中国移动 XX 分公司、上游渠道名称',
+    findMissingHelp: '运营商账单覆盖平台该运营商的全部卡时勾选；上游渠道账单只包含经其采购的卡时可不勾选。',
+    remark: '备注', template: '下载模板', templateZh: '中文模板 (xlsx)', templateEn: '英文模板 (xlsx)', templateCsvZh: '中文 CSV', templateCsvEn: '英文 CSV',
+    dragHint: '点击或拖拽账单文件到此处', fileHint: '支持 csv、xlsx，最大 {{size}}，最多 {{lines}} 行（大文件建议 csv）',
+    fileType: '仅支持 csv 或 xlsx 文件',
+    submit: '上传并对账', uploading: '正在上传…',
+    importing: '正在导入：{{done}} / {{total}} 行', reading: '正在读取和校验文件…', reconciling: '正在对账…',
+    reconciled: '对账完成：一致 {{matched}}，有差异 {{differs}}，平台无此卡 {{missingOnPlatform}}，渠道账单缺失 {{missingInChannel}}',
+    failed: '导入失败：{{count}} 行有误，文件未导入。请修正后重新导入。',
+    background: '可以关闭此窗口，导入在后台继续。',
+    required: '请填写',
+    periodHelp: '选择已结束的账期',
+  },
+  detail: {
+    title: '渠道账单 {{id}}', back: '返回列表', summary: '对账汇总', lines: '对账明细', errors: '导入错误',
+    channel: '账单', platform: '平台', diff: '差异', dataCol: '流量', smsCol: '短信', lineNo: '文件行号',
+    iccidPlaceholder: 'ICCID 或前缀', prev: '上一页', next: '下一页', page: '第 {{page}} 页，共 {{total}} 行', pageMany: '第 {{page}} 页，超过 {{total}} 行',
+    emptyLines: '没有符合条件的明细', notReconciled: '账单尚未对账完成', column: '列', reason: '原因', line: '行号', fileLine: '文件',
+    failure: '失败原因',
+  },
+};

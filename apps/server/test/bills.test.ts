@@ -118,6 +118,16 @@ describe.each(backends)('bills on %s', (backend) => {
     } while (after && pages < 10);
     expect(pages).toBe(4);
     expect(seen).toEqual([...iccids.flatMap((i) => (i === iccids[2] ? [`${i}/1`, `${i}/3`, `${i}/7`] : [`${i}/1`, `${i}/3`]))]);
+    // one category, by key: its lines in ICCID order, page after page (the category index's order)
+    const overage: string[] = [];
+    after = undefined;
+    do {
+      const page: { list: { iccid: string; category: number }[]; next: string | null } = await callOk(t, `${B}getBillCardLines`,
+        { billId: id, category: BillLineCategory.OutOfPlanUsage, pageSize: 2, ...(after ? { after } : {}) }, admin);
+      overage.push(...page.list.map((l) => `${l.iccid}/${l.category}`));
+      after = page.next;
+    } while (after && overage.length < 20);
+    expect(overage).toEqual(iccids.map((i) => `${i}/${BillLineCategory.OutOfPlanUsage}`));
     const first = await callOk(t, `${B}getBillCardLines`, { billId: id, pageSize: 1 }, sub);
     expect(first.list[0]).toMatchObject({ iccid: iccids[0], planName: plan.name, quotaBytes: 2097152, usedBytes: 1048576, amount: '10.00', withheld: false });
     // one card, a prefix: counted

@@ -124,7 +124,8 @@ async function walk(user: string, lang: 'zh' | 'en'): Promise<string[]> {
     for (const [i, to] of paths.entries()) {
       let t0 = Date.now();
       await open(page, to);
-      await settle(page, to);
+      // a route that never settles names itself
+      await settle(page, to).catch((e: Error) => { throw new Error(`${to} [${lang}] did not settle in 30 s: ${e.message}`); });
       timing.settle += Date.now() - t0;
       if (Date.now() - t0 > 6_000) slow.push(`${to} ${Date.now() - t0} ms`);
       t0 = Date.now();

@@ -34,9 +34,14 @@ function lineOut(r: Record<string, unknown>, planName: Map<number, string>) {
 const keyOf = (r: Record<string, unknown>) => `${r.iccid}|${r.category}|${r.from_day}|${r.ref_id}`;
 const KEY_RE = /^([0-9A-Za-z]{0,20})\|([0-9]{1,2})\|(\d{4}-\d{2}-\d{2})\|([0-9]{1,19})$/;
 
-function parseAfter(after: string): SQL {
+function parseAfter(after: string, category?: number): SQL {
   const m = KEY_RE.exec(after);
   if (!m) throw invalid('after', { zh: '分页位置无效，请从第一页重新查询', en: 'is not a page position; start again from the first page' });
+  // filtered by category, the key is read in the category index's order (bill_lines_category, 0043): one category's
+  // lines in ICCID order, so a page of a rare category is a range of that index, not a scan of the bill
+  if (category !== undefined) {
+    return sql`(l.category, l.iccid, l.from_day, l.ref_id) > (${category}::smallint, ${m[1]}, ${m[3]}::date, ${m[4]}::bigint)`;
+  }
   return sql`(l.iccid, l.category, l.from_day, l.ref_id) > (${m[1]}, ${Number(m[2])}::smallint, ${m[3]}::date, ${m[4]}::bigint)`;
 }
 
@@ -81,9 +86,11 @@ export class BillLineService {
     if (q.category !== undefined) where.push(sql`l.category = ${q.category}`);
     const filtered = sql.join(where, sql` and `);
     const offset = !q.after && q.current && q.current > 1 ? pageOf({ current: q.current, pageSize }).offset : 0;
-    const cond = q.after ? sql`${filtered} and ${parseAfter(q.after)}` : filtered;
+    const cond = q.after ? sql`${filtered} and ${parseAfter(q.after, q.category)}` : filtered;
+    // one category: the same order (its category is fixed), spelled as the category index reads it
+    const order = q.category !== undefined ? sql`l.category, l.iccid, l.from_day, l.ref_id` : sql`l.iccid, l.category, l.from_day, l.ref_id`;
     const rows = rowsOf<Record<string, unknown>>(await this.db.execute(sql`select ${LINE_COLUMNS} from bill_lines l where ${cond}
-      order by l.iccid, l.category, l.from_day, l.ref_id limit ${pageSize + 1} offset ${offset}`));
+      order by ${order} limit ${pageSize + 1} offset ${offset}`));
     const more = rows.length > pageSize;
     const list = more ? rows.slice(0, pageSize) : rows;
     const names = await planNames(this.db, list);

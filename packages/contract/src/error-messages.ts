@@ -589,6 +589,18 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   },
   [ErrorCode.ChannelBillPeriodOpen]: { zh: '账期 {period} 尚未结束（至 {lastDay}），结束后才能导入对账', en: 'Period {period} has not ended yet (it runs to {lastDay}); import its bill once it has' },
   [ErrorCode.ChannelBillOperatorUnknown]: { zh: '运营商不存在', en: 'Unknown operator' },
+  [ErrorCode.ChannelBillOperatorBillLinked]: {
+    zh: '{account} {period} 的运营账单已对账为渠道账单（编号 {billId}），请直接打开；如需重新对账，请先删除该渠道账单',
+    en: 'The operating bill of {account} for {period} is already reconciled as channel bill no. {billId}; open it, or delete it to reconcile again',
+  },
+  [ErrorCode.ChannelBillOperatorBillNotFetched]: {
+    zh: '只有已获取或已确认的运营账单才能对账（{account} {period} 当前为“{state}”）',
+    en: 'Only a fetched or confirmed operating bill can be reconciled ({account} {period} is "{state}")',
+  },
+  [ErrorCode.ChannelBillOperatorBillEmpty]: {
+    zh: '{account} {period} 的运营账单没有计费的卡，无可对账（该运营商的卡在其第一个接入配置的账单上）',
+    en: 'The operating bill of {account} for {period} charges no card, so there is nothing to reconcile (the operator\'s cards are on the bill of its first access configuration)',
+  },
   [ErrorCode.BillNotRated]: { zh: '该账单最近一次出账未完成，请重新出账后再发布', en: 'The bill\'s last run did not finish; run it again before publishing' },
   [ErrorCode.OperatorBillConfirmed]: { zh: '{account} {period} 账期的运营商账单已确认，不再重新获取', en: 'The operator bill of {account} for {period} is confirmed; it is not fetched again' },
   [ErrorCode.OperatorBillFetching]: { zh: '{account} {period} 账期的运营商账单正在获取中，请稍后再试', en: 'The operator bill of {account} for {period} is being fetched; try again when it has finished' },

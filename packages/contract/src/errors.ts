@@ -268,6 +268,9 @@ export const ErrorCode = {
   ChannelBillExists: 20932,
   ChannelBillPeriodOpen: 20933,
   ChannelBillOperatorUnknown: 20934,
+  ChannelBillOperatorBillLinked: 20935,
+  ChannelBillOperatorBillNotFetched: 20936,
+  ChannelBillOperatorBillEmpty: 20937,
   // operator bills (issue 14): 20970-20989
   OperatorBillConfirmed: 20970,
   OperatorBillFetching: 20971,

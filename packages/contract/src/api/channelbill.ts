@@ -70,6 +70,17 @@ export const ChannelBillRow = Type.Object({
   createdBy: Type.String(),
   createdAt: Type.String(),
   reconciledAt: Nullable(Type.String()),
+  /**
+   * The operating bill (Financial › Operating bills) the lines were copied from, or null for an imported file. Such a
+   * bill has no file: fileName is the carrier's bill reference and fileSize 0.
+   */
+  operatorBill: Nullable(Type.Object({
+    operatorBillId: Type.Integer(),
+    /** 0: the operator's built-in network simulator */
+    operAccountId: Type.Integer(),
+    accountName: Type.String(),
+    billRef: Nullable(Type.String()),
+  })),
 });
 
 export const ChannelBillFilters = {
@@ -190,6 +201,24 @@ export const reconcileChannelBill = endpoint({
   name: 'core/finance/channelBill/reconcile', method: 'POST', auth: 'session', perm: [P.Import], kind: 'mutation', tag,
   summary: { zh: '重新对账', en: 'Reconcile again' },
   body: Obj({ billId: Type.Integer({ minimum: 1 }) }),
+  response: ChannelBillRow,
+});
+
+/**
+ * Reconciles a fetched or confirmed operating bill without a file (needs the operating bills page 9030000 as well): a
+ * channel bill from the operator (issuer = the operator account's name, the carrier's period, missing in channel bill
+ * on) whose lines are the operator bill's per-card charges (ICCID, data in bytes, SMS, amount tax excluded), then
+ * reconciled by the job as an imported bill is. Answers at once with the bill in state Reconciling. One channel bill
+ * per operator bill (20935, data.billId names it); refused for a bill not fetched (20936), a bill that charges no card
+ * (20937) and when the issuer has a live bill of the period already (20932).
+ */
+export const reconcileOperatorBill = endpoint({
+  name: 'core/finance/channelBill/reconcileOperatorBill', method: 'POST', auth: 'session', perm: [P.Import], kind: 'mutation', tag,
+  summary: { zh: '运营账单对账：由运营账单生成渠道账单并对账', en: 'Reconcile an operating bill: a channel bill from it, reconciled' },
+  body: Obj({
+    operatorBillId: Type.Integer({ minimum: 1 }),
+    remark: Type.Optional(Type.String({ maxLength: CHANNEL_BILL_REMARK_MAX })),
+  }),
   response: ChannelBillRow,
 });
 

@@ -90,6 +90,21 @@ export const OperatorBillRow = Type.Object({
   fetchedAt: Nullable(Type.String()),
   confirmedAt: Nullable(Type.String()),
   confirmedBy: Nullable(Type.String()),
+  /**
+   * The channel bill this bill was reconciled as (Billing › Channel bills), with its result per line state; null when
+   * it has not been. `stale`: the bill was fetched again after it, so the channel bill compares the older charges.
+   */
+  channelBill: Nullable(Type.Object({
+    billId: Type.Integer(),
+    /** ChannelBillState */
+    state: Type.Integer(),
+    matched: Type.Integer(),
+    differs: Type.Integer(),
+    missingOnPlatform: Type.Integer(),
+    missingInChannel: Type.Integer(),
+    reconciledAt: Nullable(Type.String()),
+    stale: Type.Boolean(),
+  })),
 });
 
 export const OperatorBillFilters = {

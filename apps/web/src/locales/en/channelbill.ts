@@ -2,11 +2,13 @@ import type zh from '../zh/channelbill.ts';
 import type { Messages } from '../types.ts';
 
 const en: Messages<typeof zh> = {
+  fromOperatorBill: 'Operating bill {{ref}}',
   f: {
     billId: 'No.', period: 'Period', periodDays: 'Days compared', operator: 'Operator', sourceType: 'Source', sourceName: 'Issued by', state: 'State', fileName: 'File',
     lines: 'Lines', progress: 'Progress', matched: 'Matched', differs: 'Differs', missingOnPlatform: 'Missing on platform', missingInChannel: 'Missing in channel bill',
     channelAmount: 'Bill amount', disputedAmount: 'Amount to dispute', createdBy: 'Imported by', createdAt: 'Imported', reconciledAt: 'Reconciled', remark: 'Remark',
     findMissing: 'List cards missing in the channel bill',
+    origin: 'Source document',
   },
   help: {
     intro: 'Import the bill file an operator or upstream channel sent; the platform compares it card by card with its own usage ({{from}}). Data within the larger of 1 MB and 1% of the platform\'s usage, with equal SMS counts, is "Matched", otherwise "Differs"; a card of the bill the platform does not have is "Missing on platform"; a card with platform usage that the bill lacks is "Missing in channel bill".',
@@ -14,6 +16,7 @@ const en: Messages<typeof zh> = {
     disputed: 'The bill amounts of the lines that differ or are missing on the platform: what to check with the issuer.',
     periodDays: 'Platform usage is summed over the operator\'s billing period: China Unicom the 26th of the month before to the 25th, other operators the calendar month.',
     progress: 'Import and reconciliation run in the background and go on after a server restart; you can leave this page.',
+    fromOperatorBill: 'Made from an operator bill fetched under Financial › Operating bills (no file): each line is one card\'s data, SMS and charge (tax excluded) on that bill.',
   },
   list: {
     title: 'Channel bills',

@@ -18,8 +18,10 @@ const en: Messages<typeof zh> = {
     margin: 'Revenue − operator cost; shown once the operator bill has been fetched and the period has been billed',
     state: 'Pending: waiting for the period to close or for its turn; Fetching; Fetched; Failed: the carrier\'s reason is shown and the fetch is retried automatically; Confirmed: checked by finance, never fetched again',
     bills: 'Platform bills of the period with charges for this operator\'s cards (of them, published)',
+    reconciliation: 'A fetched or confirmed operating bill is reconciled without a file: a channel bill whose source is this bill compares the carrier\'s data and SMS card by card with the platform\'s own usage. One channel bill per operating bill',
   },
   f: {
+    reconciliation: 'Reconciliation',
     period: 'Period',
     periodRange: 'Periods',
     operator: 'Operator',
@@ -60,6 +62,12 @@ const en: Messages<typeof zh> = {
     fetchPeriod: 'Fetch a period',
     fetchPeriodTitle: 'Fetch the operator bill of a period',
     fetchPeriodHint: 'The last 3 closed periods are fetched automatically; fetch an earlier one here',
+    reconcile: 'Reconcile',
+    reconcileTitle: 'Reconcile this operating bill?',
+    reconcileConfirm: 'A channel bill is made from the operating bill of {{account}} for {{period}} (issued by that operator account): its {{cards}} cards\' data, SMS and charges (tax excluded) are compared card by card with the platform\'s own usage from {{from}} to {{to}}, and cards with usage that the bill lacks are listed as missing in the channel bill. It runs in the background; see the result under Billing › Channel bills. An operating bill makes one channel bill.',
+    reconcileStarted: 'Channel bill {{id}} made; reconciling',
+    reconcileExistsTitle: 'Already reconciled',
+    openChannelBill: 'Open the channel bill',
   },
   detail: {
     title: '{{account}} · operator bill {{period}}',
@@ -78,6 +86,12 @@ const en: Messages<typeof zh> = {
     noRevenue: 'No platform bill of this period has charges for this operator\'s cards (shown once the period is billed)',
     periodDays: '{{key}} ({{from}} to {{to}})',
     notFetched: 'The bill has not been fetched yet; cost and margin show once it has',
+  },
+  channelBill: {
+    link: 'Channel bill {{id}}',
+    counts: 'Matched {{matched}} · differs {{differs}} · missing on platform {{onPlatform}} · missing in bill {{inBill}}',
+    stale: 'The operating bill was fetched again after this reconciliation: the channel bill compares the earlier charges. Delete it and reconcile again to compare the new ones',
+    none: 'Not reconciled',
   },
   billSection: {
     title: 'Operator bill (platform only)',

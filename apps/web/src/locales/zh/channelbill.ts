@@ -1,10 +1,12 @@
 // Billing › Channel bills (issue 14)
 export default {
+  fromOperatorBill: '运营账单 {{ref}}',
   f: {
     billId: '编号', period: '账期', periodDays: '对账日期', operator: '运营商', sourceType: '来源', sourceName: '出账方', state: '状态', fileName: '文件',
     lines: '行数', progress: '进度', matched: '一致', differs: '有差异', missingOnPlatform: '平台无此卡', missingInChannel: '渠道账单缺失',
     channelAmount: '账单金额', disputedAmount: '待核实金额', createdBy: '导入人', createdAt: '导入时间', reconciledAt: '对账时间', remark: '备注',
     findMissing: '列出渠道账单缺失的卡',
+    origin: '来源单据',
   },
   help: {
     intro: '导入运营商或上游渠道的账单文件，平台按卡逐行与自身用量对账（{{from}}）。流量差异不超过 1 MB 与平台用量 1% 中的较大者、且短信条数相同为“一致”，否则为“有差异”；账单中的卡不属于平台为“平台无此卡”；平台有用量而账单没有的卡为“渠道账单缺失”。',
@@ -12,6 +14,7 @@ export default {
     disputed: '“有差异”和“平台无此卡”两类行的账单金额之和：需要与出账方核实的金额。',
     periodDays: '平台用量按运营商的账期统计：中国联通上月 26 日至本月 25 日，其他运营商为自然月。',
     progress: '导入和对账在后台进行，服务重启后会继续；可离开本页。',
+    fromOperatorBill: '由 财务 › 运营账单 中获取的运营商账单直接生成（无文件）：每行为运营商账单上一张卡的流量、短信和费用（不含税）。',
   },
   list: {
     title: '渠道账单',

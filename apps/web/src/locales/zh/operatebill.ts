@@ -15,6 +15,7 @@ export default {
     margin: '收入 − 运营商成本；运营商账单获取完成且该账期已出账后显示',
     state: '待获取：等待账期结束或轮到获取；获取中；已获取；获取失败：显示运营商返回的原因，系统会自动重试；已确认：财务已核对，不再重新获取',
     bills: '该账期有该运营商卡片费用的平台账单数（其中已发布数）',
+    reconciliation: '已获取或已确认的运营账单可直接对账，无需导入文件：生成一张来源为该运营账单的渠道账单，逐卡比较运营商账单的流量、短信与平台自身用量。每张运营账单只对应一张渠道账单',
   },
   f: {
     period: '账期',
@@ -39,6 +40,7 @@ export default {
     confirmedAt: '确认时间',
     revenueTax: '收入税额',
     attempts: '获取次数',
+    reconciliation: '对账',
   },
   billsOf: '{{n}} 张（已发布 {{published}} 张）',
   tariffText: '卡月费 {{card}} 元/卡 · 流量 {{data}} 元/GB · 短信 {{sms}} 元/条 · 税率 {{tax}}%',
@@ -57,6 +59,12 @@ export default {
     fetchPeriod: '获取账期',
     fetchPeriodTitle: '获取指定账期的运营商账单',
     fetchPeriodHint: '系统自动获取最近 3 个已结束的账期；更早的账期可在此指定获取',
+    reconcile: '对账',
+    reconcileTitle: '对账该运营账单？',
+    reconcileConfirm: '将由 {{account}} {{period}} 账期的运营账单生成一张渠道账单（出账方为该运营商账户）：其 {{cards}} 张卡的流量、短信和费用（不含税）逐卡与平台自身在 {{from}} 至 {{to}} 的用量对账，平台有用量而账单没有的卡列为“渠道账单缺失”。对账在后台进行，结果在 计费 › 渠道账单 中查看。每张运营账单只能生成一张渠道账单。',
+    reconcileStarted: '已生成渠道账单 {{id}}，正在对账',
+    reconcileExistsTitle: '已有渠道账单',
+    openChannelBill: '打开渠道账单',
   },
   detail: {
     title: '{{account}} · {{period}} 运营商账单',
@@ -75,6 +83,12 @@ export default {
     noRevenue: '该账期没有该运营商卡片的平台账单（账期出账后显示）',
     periodDays: '{{key}}（{{from}} 至 {{to}}）',
     notFetched: '账单尚未获取完成，费用和毛利在获取后显示',
+  },
+  channelBill: {
+    link: '渠道账单 {{id}}',
+    counts: '一致 {{matched}} · 有差异 {{differs}} · 平台无此卡 {{onPlatform}} · 账单缺失 {{inBill}}',
+    stale: '该运营账单在对账后被重新获取：渠道账单比较的是之前的费用；如需按新数据对账，请删除该渠道账单后重新对账',
+    none: '未对账',
   },
   billSection: {
     title: '运营商账单（仅平台可见）',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ChannelBillLineState, channelbill as api } from '@lynx/contract';
+import { ChannelBillLineState, channelbill as api, operatebill } from '@lynx/contract';
 import { bind } from '../../../platform/http.ts';
 import { bindExport, sizeColumns, type ExportColumn } from '../../../platform/exports.ts';
 import { denied } from '../../../platform/errors.ts';
@@ -49,6 +49,14 @@ export function channelBillRoutes(app: FastifyInstance, deps: AppDeps) {
   });
   bind(app, deps, api.downloadChannelBillTemplate, (b, c, _req, reply) => (staffOnly(c.actor), bills.template(b, c, reply)));
   bind(app, deps, api.deleteChannelBill, (b, c) => (staffOnly(c.actor), bills.delete(b.billId, c)));
+  // a fetched operating bill reconciled without a file: needs the operating bills (9030000) besides the import button
+  bind(app, deps, api.reconcileOperatorBill, async (b, c) => {
+    staffOnly(c.actor);
+    if (!c.actor.permissions.has(operatebill.OperateBillPerm.Page)) throw denied();
+    const bill = await bills.fromOperatorBill(b, c);
+    await kick(bill.billId);
+    return bill;
+  });
   bind(app, deps, api.reconcileChannelBill, async (b, c) => {
     staffOnly(c.actor);
     const bill = await bills.reconcileAgain(b.billId, c);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
 import {
-  BILL_LINES_COUNT_CAP, ChannelBillLineState as L, ChannelBillState, ErrorCode, Operator, businessDay, channelbill, formatSize, type BodyOf, type Lang,
+  BILL_LINES_COUNT_CAP, ChannelBillLineState as L, ChannelBillSource, ChannelBillState, ErrorCode, Operator, businessDay, channelbill, formatSize, operatebill,
+  type BodyOf, type Lang,
 } from '@lynx/contract';
 import type { Db } from '../../../db/client.ts';
 import { AppError, invalid, notFound } from '../../../platform/errors.ts';
@@ -15,21 +16,32 @@ import { readMultipart, sendDownload } from '../../../platform/files.ts';
 import { nextDigitPrefix } from '../../card/list/iccid-prefix.ts';
 import { rowsOf } from '../bills/bill-sql.ts';
 import { periodByKey, periodOfDay, shiftPeriodKey } from '../rating/periods.ts';
+import { BUILT_IN_ACCOUNT_LABEL } from '../operator/operator-bill-fetch.ts';
 import { columnTitle, templateCsv, templateXlsx } from './channel-bill-file.ts';
 
 type Api = typeof channelbill;
 const { CHANNEL_BILL_MAX_BYTES } = channelbill;
+const { OperatorBillState } = operatebill;
 
 const BILL_COLUMNS = sql.raw(`b.bill_id, b.period_key, b.period_from::text as period_from, b.period_to::text as period_to, b.operator_id, b.source_type,
   b.source_name, b.find_missing, b.state, b.file_name, b.file_size, b.remark, b.total_lines, b.lines_done, b.error_count, b.failure_zh, b.failure_en,
   b.channel_amount::text as channel_amount, b.created_by, b.created_at, b.reconciled_at,
+  (select jsonb_build_object('operatorBillId', ob.operator_bill_id, 'operAccountId', ob.oper_account_id, 'accountName', ob.account_name, 'billRef', ob.bill_ref)
+    from operator_bills ob where ob.operator_bill_id = b.operator_bill_id) as operator_bill,
   coalesce((select jsonb_object_agg(s.state, s.lines) from channel_bill_summaries s where s.bill_id = b.bill_id), '{}'::jsonb) as counts,
-  (select coalesce(sum(s.channel_amount), 0)::text from channel_bill_summaries s where s.bill_id = b.bill_id and s.state in (${L.Differs}, ${L.MissingOnPlatform})) as disputed`);
+  (select coalesce(sum(s.channel_amount), 0)::numeric(16, 2)::text from channel_bill_summaries s where s.bill_id = b.bill_id and s.state in (${L.Differs}, ${L.MissingOnPlatform})) as disputed`);
 
 const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
 const num = (v: unknown) => Number(v ?? 0);
 const optNum = (v: unknown) => (v == null ? null : Number(v));
 const money2 = (v: unknown) => Number(v ?? 0).toFixed(2);
+
+interface OperatorBillLink {
+  operatorBillId: number;
+  operAccountId: number;
+  accountName: string;
+  billRef: string | null;
+}
 
 function billOut(r: Record<string, unknown>, lang: Lang) {
   const counts = (typeof r.counts === 'string' ? JSON.parse(r.counts) : r.counts) as Record<string, number>;
@@ -42,6 +54,7 @@ function billOut(r: Record<string, unknown>, lang: Lang) {
     channelAmount: String(r.channel_amount), disputedAmount: String(r.disputed),
     matched: num(counts[L.Matched]), differs: num(counts[L.Differs]), missingOnPlatform: num(counts[L.MissingOnPlatform]), missingInChannel: num(counts[L.MissingInChannel]),
     createdBy: String(r.created_by), createdAt: iso(r.created_at)!, reconciledAt: iso(r.reconciled_at),
+    operatorBill: (typeof r.operator_bill === 'string' ? JSON.parse(r.operator_bill) : r.operator_bill ?? null) as OperatorBillLink | null,
   };
 }
 export type ChannelBillOut = ReturnType<typeof billOut>;
@@ -251,8 +264,71 @@ export class ChannelBillService {
       });
       return String(b.storage_key);
     });
-    await fs.rm(path.join(this.filesRoot, storageKey), { force: true }).catch(() => null);
+    // a bill from an operating bill has no file
+    if (storageKey) await fs.rm(path.join(this.filesRoot, storageKey), { force: true }).catch(() => null);
     return null;
+  }
+
+  /**
+   * A channel bill from a fetched or confirmed operating bill, without a file (docs/channel-bills.md "From an operating
+   * bill"): the bill row and its lines (one INSERT … SELECT from the operator bill's per-card charges) in one
+   * transaction, in state Reconciling; the caller kicks the job, which reconciles it as it does an imported bill. The
+   * operator bill's row is locked meanwhile, so a re-fetch cannot replace its cards halfway and two calls cannot both
+   * make a bill (the second sees the first's).
+   */
+  async fromOperatorBill(b: BodyOf<Api['reconcileOperatorBill']>, ctx: SessionContext): Promise<ChannelBillOut> {
+    const lang = ctx.lang;
+    const billId = await this.db.transaction(async (tx) => {
+      // the operating bill's header (billing/operator owns it; read here under the lock that keeps it still)
+      const [ob] = rowsOf<Record<string, unknown>>(await tx.execute(sql`select operator_bill_id, operator_id, oper_account_id, account_name, period_key,
+        period_from::text as period_from, period_to::text as period_to, state, bill_ref, cards from operator_bills where operator_bill_id = ${b.operatorBillId} for update`));
+      if (!ob) throw notFound();
+      const account = Number(ob.oper_account_id) === 0 ? BUILT_IN_ACCOUNT_LABEL[lang] : String(ob.account_name);
+      const periodKey = String(ob.period_key);
+      const operatorId = Number(ob.operator_id);
+      const state = Number(ob.state);
+      if (state !== OperatorBillState.Fetched && state !== OperatorBillState.Confirmed) {
+        throw new AppError(ErrorCode.ChannelBillOperatorBillNotFetched, { account, period: periodKey, state: OperatorBillState.label(state, lang) ?? String(state) });
+      }
+      if (Number(ob.cards) === 0) throw new AppError(ErrorCode.ChannelBillOperatorBillEmpty, { account, period: periodKey });
+      const [linked] = rowsOf<{ bill_id: number }>(await tx.execute(sql`select bill_id from channel_bills where operator_bill_id = ${b.operatorBillId}`));
+      if (linked) {
+        const id = Number(linked.bill_id);
+        throw new AppError(ErrorCode.ChannelBillOperatorBillLinked, { account, period: periodKey, billId: id }, 200, { billId: id });
+      }
+      // the issuer's rule of the file import: one live bill per operator, period and issuer (a file of the same bill)
+      const sourceName = String(ob.account_name);
+      const [live] = rowsOf<{ bill_id: number }>(await tx.execute(sql`select bill_id from channel_bills where operator_id = ${operatorId} and period_key = ${periodKey}
+        and lower(source_name) = lower(${sourceName}) and state <> ${ChannelBillState.Failed}`));
+      if (live) {
+        const id = Number(live.bill_id);
+        throw new AppError(ErrorCode.ChannelBillExists, { operator: Operator.label(operatorId, lang) ?? String(operatorId), period: periodKey, source: sourceName, billId: id }, 200, { billId: id });
+      }
+      const remark = b.remark?.trim() || null;
+      const [row] = rowsOf<{ bill_id: number }>(await tx.execute(sql`insert into channel_bills (period_key, operator_id, period_from, period_to, source_type,
+          source_name, find_missing, state, file_name, file_size, storage_key, remark, created_by, operator_bill_id, imported_at)
+        values (${periodKey}, ${operatorId}, ${String(ob.period_from)}::date, ${String(ob.period_to)}::date, ${ChannelBillSource.Operator}, ${sourceName}, true,
+          ${ChannelBillState.Reconciling}, ${String(ob.bill_ref ?? `operator-bill-${b.operatorBillId}`)}, 0, '', ${remark}, ${ctx.actor.loginName}, ${b.operatorBillId}, now())
+        returning bill_id`));
+      const id = Number(row.bill_id);
+      await tx.execute(sql`select channel_bill_lines_ensure_partition(${id}::bigint)`);
+      // the carrier's measured data in bytes (what a file's KB or MB column becomes), its SMS count and its charge tax
+      // excluded; billed_mb is the carrier's rounding for the price, not usage. Line numbers: the bill's ICCID order.
+      const [copied] = rowsOf<{ n: string; amount: string }>(await tx.execute(sql`with ins as (
+          insert into channel_bill_lines (bill_id, iccid, line_no, channel_bytes, channel_sms, channel_amount)
+          select ${id}, c.iccid, row_number() over (order by c.iccid), c.data_bytes, c.sms, c.amount
+          from operator_bill_cards c where c.period_key = ${periodKey} and c.operator_bill_id = ${b.operatorBillId}
+          returning channel_amount
+        ) select count(*) as n, coalesce(sum(channel_amount), 0)::text as amount from ins`));
+      await tx.execute(sql`update channel_bills set total_lines = ${Number(copied.n)}, lines_done = ${Number(copied.n)}, channel_amount = ${copied.amount}::numeric
+        where bill_id = ${id}`);
+      await audit(tx, ctx, {
+        entity: 'channelBill', entityId: id, custId: null, rootCustId: null,
+        after: { operatorBillId: b.operatorBillId, periodKey, operatorId, sourceType: ChannelBillSource.Operator, sourceName, lines: Number(copied.n), channelAmount: copied.amount },
+      });
+      return id;
+    });
+    return this.bill(billId, lang);
   }
 
   /** Puts a reconciled bill back to Reconciling (the job reconciles it again against the usage as it is now). */

@@ -1,4 +1,4 @@
-// Drizzle tables of channel bills (issue 14); keep in step with migrations/0037_channel_bills.sql. channel_bill_lines is
+// Drizzle tables of channel bills (issue 14); keep in step with migrations/0037_channel_bills.sql and 0042. channel_bill_lines is
 // partitioned by bill in SQL (Drizzle cannot declare that); the table here reads and writes through the parent.
 import { pgTable, integer, smallint, text, numeric, bigint, boolean, date, timestamp, primaryKey } from 'drizzle-orm/pg-core';
 
@@ -22,6 +22,8 @@ export const channelBills = pgTable('channel_bills', {
   fileSize: big('file_size').notNull(),
   storageKey: text('storage_key').notNull(),
   remark: text('remark'),
+  /** the operator bill the lines were copied from (no file then); one live channel bill per operator bill */
+  operatorBillId: big('operator_bill_id'),
   totalLines: big('total_lines').notNull().default(0),
   linesDone: big('lines_done').notNull().default(0),
   errorCount: big('error_count').notNull().default(0),

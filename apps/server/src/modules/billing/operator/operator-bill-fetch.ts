@@ -63,6 +63,8 @@ export async function billAccounts(ex: Executor): Promise<BillAccount[]> {
 
 /** The name shown for the built-in network of an operator (neutral: the screen puts the operator's name beside it). */
 export const BUILT_IN_ACCOUNT_NAME = 'built-in network simulator';
+/** the operator's built-in network (account 0) in the reader's language */
+export const BUILT_IN_ACCOUNT_LABEL = { zh: '内置网络模拟器', en: 'Built-in network simulator' };
 
 /**
  * Why an operator's period cannot be billed by the carrier at `now`, or null: as for our bill runs, the period must

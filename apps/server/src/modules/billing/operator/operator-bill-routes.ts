@@ -6,13 +6,11 @@ import { denied } from '../../../platform/errors.ts';
 import { isStaff, type Actor, type SessionContext } from '../../../platform/context.ts';
 import type { AppDeps } from '../../../app.ts';
 import { OperatorBillService } from './operator-bill-service.ts';
-import { runOperatorBillFetch } from './operator-bill-fetch.ts';
+import { BUILT_IN_ACCOUNT_LABEL, runOperatorBillFetch } from './operator-bill-fetch.ts';
 
 export const OPERATOR_BILL_QUEUE = 'operator-bill';
 
 const money = (key: string, zh: string, en: string): ExportColumn => ({ key, title: { zh: `${zh}（元）`, en: `${en} (CNY)` }, type: 'money' });
-/** the operator's built-in network (account 0) in the reader's language */
-const BUILT_IN_NAME = { zh: '内置网络模拟器', en: 'Built-in network simulator' };
 const staffOnly = (actor: Actor) => {
   if (!isStaff(actor)) throw denied();
 };
@@ -52,7 +50,7 @@ export function operatorBillRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     page: async (f, actor) => {
       const page = await bills.list(f, actor);
-      return { ...page, list: page.list.map((r) => ({ ...r, accountName: r.operAccountId === 0 ? BUILT_IN_NAME : { zh: r.accountName, en: r.accountName } })) };
+      return { ...page, list: page.list.map((r) => ({ ...r, accountName: r.operAccountId === 0 ? BUILT_IN_ACCOUNT_LABEL : { zh: r.accountName, en: r.accountName } })) };
     },
     columns: [
       { key: 'periodKey', title: { zh: '账期', en: 'Period' } },

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { BillSummaryDim, ErrorCode, fenToMoney, moneyToFen, operatebill, type BodyOf } from '@lynx/contract';
+import { BillSummaryDim, ChannelBillLineState, ErrorCode, fenToMoney, moneyToFen, operatebill, type BodyOf } from '@lynx/contract';
 import type { Db, Executor } from '../../../db/client.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, denied } from '../../../platform/errors.ts';
@@ -38,6 +38,16 @@ const REVENUE = sql`left join lateral (
   ) r on true
   left join lateral (select exists (select 1 from bills pb where pb.period_key = ob.period_key) as period_billed) pb on true`;
 
+/**
+ * The channel bill the operator bill was reconciled as (Billing › Channel bills, at most one: a unique index), with its
+ * line counts per result; per operator bill `ob` (a lateral subquery).
+ */
+const CHANNEL_BILL = sql`left join lateral (
+    select cb.bill_id, cb.state, cb.reconciled_at, cb.created_at,
+      coalesce((select jsonb_object_agg(s.state, s.lines) from channel_bill_summaries s where s.bill_id = cb.bill_id), '{}'::jsonb) as counts
+    from channel_bills cb where cb.operator_bill_id = ob.operator_bill_id
+  ) cb on true`;
+
 const COLUMNS = sql`ob.operator_bill_id, ob.oper_account_id, ob.operator_id, ob.account_name, ob.period_key, ob.period_from::text as period_from,
   ob.period_to::text as period_to, ob.state, ob.bill_ref, ob.tariff, ob.cards, ob.data_bytes, ob.billed_mb, ob.sms, ob.card_fee::text as card_fee,
   ob.data_fee::text as data_fee, ob.sms_fee::text as sms_fee, ob.amount::text as cost, ob.tax::text as cost_tax,
@@ -46,7 +56,8 @@ const COLUMNS = sql`ob.operator_bill_id, ob.oper_account_id, ob.operator_id, ob.
   case when ob.state in (${OperatorBillState.Fetched}, ${OperatorBillState.Confirmed}) and pb.period_billed then (r.revenue - ob.amount)::numeric(16, 2)::text end as margin,
   case when ob.state in (${OperatorBillState.Fetched}, ${OperatorBillState.Confirmed}) and pb.period_billed and r.revenue <> 0
     then round((r.revenue - ob.amount) * 100 / r.revenue, 2)::text end as margin_pct,
-  ob.attempts, ob.last_error, ob.next_attempt_at, ob.fetched_at, ob.confirmed_at, ob.confirmed_by`;
+  ob.attempts, ob.last_error, ob.next_attempt_at, ob.fetched_at, ob.confirmed_at, ob.confirmed_by,
+  cb.bill_id as cb_bill_id, cb.state as cb_state, cb.counts as cb_counts, cb.reconciled_at as cb_reconciled_at, ob.fetched_at > cb.created_at as cb_stale`;
 
 const fen2 = (fen: number) => fenToMoney(BigInt(fen));
 
@@ -68,6 +79,18 @@ export function operatorBillOut(r: Row) {
     marginPct: (r.margin_pct as string | null) ?? null, attempts: Number(r.attempts), lastError: (r.last_error as string | null) ?? null,
     nextAttemptAt: Number(r.state) === OperatorBillState.Failed || Number(r.state) === OperatorBillState.Pending ? iso(r.next_attempt_at) : null,
     fetchedAt: iso(r.fetched_at), confirmedAt: iso(r.confirmed_at), confirmedBy: (r.confirmed_by as string | null) ?? null,
+    channelBill: channelBillOut(r),
+  };
+}
+
+function channelBillOut(r: Row) {
+  if (r.cb_bill_id == null) return null;
+  const counts = (typeof r.cb_counts === 'string' ? JSON.parse(r.cb_counts) : (r.cb_counts ?? {})) as Record<string, number>;
+  const n = (state: number) => Number(counts[state] ?? 0);
+  return {
+    billId: Number(r.cb_bill_id), state: Number(r.cb_state), matched: n(ChannelBillLineState.Matched), differs: n(ChannelBillLineState.Differs),
+    missingOnPlatform: n(ChannelBillLineState.MissingOnPlatform), missingInChannel: n(ChannelBillLineState.MissingInChannel),
+    reconciledAt: iso(r.cb_reconciled_at), stale: Boolean(r.cb_stale),
   };
 }
 
@@ -89,13 +112,13 @@ export class OperatorBillService {
     if (q.state !== undefined) where.push(sql`ob.state = ${q.state}`);
     const cond = sql.join(where, sql` and `);
     const [{ n }] = rowsOf<{ n: string }>(await this.db.execute(sql`select count(*) as n from operator_bills ob where ${cond}`));
-    const list = rowsOf<Row>(await this.db.execute(sql`select ${COLUMNS} from operator_bills ob ${REVENUE} where ${cond}
+    const list = rowsOf<Row>(await this.db.execute(sql`select ${COLUMNS} from operator_bills ob ${REVENUE} ${CHANNEL_BILL} where ${cond}
       order by ob.period_key desc, ob.operator_id, ob.oper_account_id limit ${p.limit} offset ${p.offset}`));
     return { list: list.map(operatorBillOut), total: Number(n), current: p.current, pageSize: p.pageSize };
   }
 
   async row(ex: Executor, operatorBillId: number) {
-    const [r] = rowsOf<Row>(await ex.execute(sql`select ${COLUMNS} from operator_bills ob ${REVENUE} where ob.operator_bill_id = ${operatorBillId}`));
+    const [r] = rowsOf<Row>(await ex.execute(sql`select ${COLUMNS} from operator_bills ob ${REVENUE} ${CHANNEL_BILL} where ob.operator_bill_id = ${operatorBillId}`));
     if (!r) throw new AppError(ErrorCode.NotFound);
     return operatorBillOut(r);
   }

@@ -1,5 +1,5 @@
-import { Alert, Descriptions, Drawer, Empty, Result, Skeleton, Table, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Descriptions, Drawer, Empty, Result, Skeleton, Space, Table, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { BillLineCategory, Operator, formatCount, formatDateTime, formatSize, operatebill, withZoneLabel, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
@@ -8,6 +8,7 @@ import { Section } from '../../../components/Section.tsx';
 import { MoneyCell } from '../../business/capital/shared.tsx';
 import { CATEGORY_COLORS, WithHelp } from '../../billing/bill/shared.tsx';
 import { OperatorBillState, STATE_COLORS, tariffText, useAccountName } from './shared.tsx';
+import { ChannelBillCell, mayReconcile, useReconcileOperatorBill } from './reconcile.tsx';
 
 type Detail = ResponseOf<typeof operatebill.getOperatorBillDetail>;
 
@@ -23,6 +24,11 @@ export function OperatorBillDetailDrawer({ operatorBillId, onClose }: { operator
     queryKey: [operatebill.getOperatorBillDetail.name, operatorBillId],
     queryFn: ({ signal }) => call(operatebill.getOperatorBillDetail, { operatorBillId: operatorBillId! }, { signal, silent: true }),
     enabled: operatorBillId !== null,
+  });
+  const qc = useQueryClient();
+  const { canReconcile, reconcile } = useReconcileOperatorBill(() => {
+    void q.refetch();
+    void qc.invalidateQueries({ queryKey: [operatebill.getOperatorBillListPage.name] });
   });
   const d: Detail | undefined = q.data;
   const b = d?.bill;
@@ -53,6 +59,17 @@ export function OperatorBillDetailDrawer({ operatorBillId, onClose }: { operator
             { key: 'margin', label: <WithHelp label={M(F('margin'))} help={t('operatebill.help.margin')} />, children: <span data-testid="operate-bill-detail-margin"><MoneyCell v={b.margin} />{b.marginPct !== null ? ` · ${b.marginPct}%` : ''}</span> },
             { key: 'at', label: withZoneLabel(F('fetchedAt')), children: b.fetchedAt ? formatDateTime(b.fetchedAt) : '-' },
             ...(b.confirmedAt ? [{ key: 'conf', label: withZoneLabel(F('confirmedAt')), children: `${formatDateTime(b.confirmedAt)} · ${b.confirmedBy ?? ''}` }] : []),
+            ...(fetched ? [{
+              key: 'recon', span: 2, label: <WithHelp label={F('reconciliation')} help={t('operatebill.help.reconciliation')} />,
+              children: (
+                <Space wrap>
+                  <ChannelBillCell r={b} />
+                  {canReconcile && mayReconcile(b) && (
+                    <Button size="small" onClick={() => reconcile(b)} data-testid="operate-bill-detail-reconcile">{t('operatebill.action.reconcile')}</Button>
+                  )}
+                </Space>
+              ),
+            }] : []),
           ]} />
           <Section title={D('plans')} testId="operate-bill-plans">
             <Table size="small" rowKey="planCode" pagination={false} dataSource={d.plans} scroll={{ x: 'max-content' }}

@@ -3,7 +3,7 @@ import { Alert, Button, Descriptions, Result, Skeleton, Space, Table, Typography
 import { ArrowLeftOutlined, ReloadOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { ChannelBillLineState, ChannelBillSource, ChannelBillState, Operator, channelbill, formatCount, formatDateTime, formatSize, withZoneLabel, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
@@ -15,6 +15,8 @@ import { WithHelp } from '../../bill/shared.tsx';
 import { LINE_COLORS, StateCell, channelBillPaths, isBusy, signedSize } from '../shared.tsx';
 import { useChannelBillActions } from '../useChannelBillActions.tsx';
 import { Lines } from './Lines.tsx';
+import { OperatorBillOrigin } from '../OperatorBillOrigin.tsx';
+import ChannelBillList from '../list/index.tsx';
 
 type Summary = ResponseOf<typeof channelbill.getChannelBillDetail>['summaries'][number];
 
@@ -73,7 +75,8 @@ export default function ChannelBillDetail() {
   const D = (k: string, o?: Record<string, unknown>) => t(`channelbill.detail.${k}`, o);
   const F = (k: string) => t(`channelbill.f.${k}`);
 
-  if (param === undefined) return <Navigate to={channelBillPaths.list} replace />;
+  // the route's id is optional (spec §2): without one, the bills to choose from, on this route's own page
+  if (param === undefined) return <ChannelBillList />;
   if (!billId || q.isError) {
     return <div className="lx-card"><Result status="404" subTitle={t('common.notFound')} extra={<Button onClick={() => navigate(channelBillPaths.list)}>{D('back')}</Button>} /></div>;
   }
@@ -101,7 +104,7 @@ export default function ChannelBillDetail() {
           [F('period'), b.periodKey],
           [<WithHelp label={F('periodDays')} help={t('channelbill.help.periodDays')} />, <span data-testid="channel-bill-days">{`${b.periodFrom} ~ ${b.periodTo}`}</span>],
           [F('sourceName'), `${b.sourceName} (${ChannelBillSource.label(b.sourceType, lang)})`],
-          [F('fileName'), `${b.fileName} · ${formatSize(b.fileSize)}`],
+          b.operatorBill ? [F('origin'), <OperatorBillOrigin origin={b.operatorBill} />] : [F('fileName'), `${b.fileName} · ${formatSize(b.fileSize)}`],
           [F('lines'), b.totalLines ? formatCount(b.totalLines) : '-'],
           [t('money.withCurrency', { label: F('channelAmount') }), b.state === ChannelBillState.Failed ? '-' : <MoneyCell v={b.channelAmount} />],
           [<WithHelp label={t('money.withCurrency', { label: F('disputedAmount') })} help={t('channelbill.help.disputed')} />, reconciled ? <MoneyCell v={b.disputedAmount} /> : '-'],

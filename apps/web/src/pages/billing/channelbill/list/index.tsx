@@ -12,6 +12,7 @@ import { MoneyCell } from '../../../business/capital/shared.tsx';
 import { WithHelp } from '../../bill/shared.tsx';
 import { StateCell, channelBillPaths, isBusy, type ChannelBillRow } from '../shared.tsx';
 import { ImportModal } from '../ImportModal.tsx';
+import { OperatorBillOrigin } from '../OperatorBillOrigin.tsx';
 import { useChannelBillActions } from '../useChannelBillActions.tsx';
 
 const { ChannelBillPerm } = channelbill;
@@ -74,7 +75,10 @@ export default function ChannelBillList() {
             title: <WithHelp label={t('money.withCurrency', { label: F('disputedAmount') })} help={t('channelbill.help.disputed')} />, dataIndex: 'disputedAmount', width: 170, align: 'right',
             render: (v: string, r) => (r.state === ChannelBillState.Reconciled ? <MoneyCell v={v} /> : '-'),
           },
-          { title: F('fileName'), dataIndex: 'fileName', width: 200, ellipsis: true, render: (v: string, r) => <span title={formatSize(r.fileSize)}>{v}</span> },
+          {
+            title: F('origin'), dataIndex: 'fileName', width: 220, ellipsis: true,
+            render: (v: string, r) => (r.operatorBill ? <OperatorBillOrigin origin={r.operatorBill} /> : <span title={formatSize(r.fileSize)}>{v}</span>),
+          },
           { title: F('createdBy'), dataIndex: 'createdBy', width: 110 },
           {
             title: t('common.actions'), key: 'actions', fixed: 'right', width: canImport ? 200 : 70,

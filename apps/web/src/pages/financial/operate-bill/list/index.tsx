@@ -13,6 +13,7 @@ import { MoneyCell } from '../../../business/capital/shared.tsx';
 import { WithHelp } from '../../../billing/bill/shared.tsx';
 import { call } from '../../../../request/http.ts';
 import { OperatorBillDetailDrawer } from '../DetailDrawer.tsx';
+import { ChannelBillCell, mayReconcile, useReconcileOperatorBill } from '../reconcile.tsx';
 import {
   OperateBillPerm, OperatorBillState, STATE_COLORS, useAccountName, useOperatorAccounts, useOperatorBillActions, type OperatorBillRow,
 } from '../shared.tsx';
@@ -83,6 +84,7 @@ export default function OperateBillList() {
     for (const ms of [2000, 6000]) setTimeout(() => void table.refresh(), ms);
   };
   const { refetch, confirm } = useOperatorBillActions(changed);
+  const { canReconcile, reconcile } = useReconcileOperatorBill(changed);
   const F = (k: string) => t(`operatebill.f.${k}`);
   const H = (k: string) => t(`operatebill.help.${k}`);
   const M = (label: string) => t('money.withCurrency', { label });
@@ -147,7 +149,11 @@ export default function OperateBillList() {
             render: (v: number, r) => t('operatebill.billsOf', { n: formatCount(v), published: formatCount(r.revenuePublished) }),
           },
           {
-            title: t('common.actions'), key: 'actions', fixed: 'right', width: 200,
+            title: <WithHelp label={F('reconciliation')} help={H('reconciliation')} />, key: 'channelBill', width: 220,
+            render: (_: unknown, r) => (done(r) ? <ChannelBillCell r={r} /> : '-'),
+          },
+          {
+            title: t('common.actions'), key: 'actions', fixed: 'right', width: 240,
             render: (_: unknown, r) => (
               <Space size={0}>
                 <Button type="link" size="small" onClick={() => setDetail(r.operatorBillId)} data-testid={`operate-bill-detail-${r.operatorBillId}`}>{t('operatebill.action.detail')}</Button>
@@ -156,6 +162,9 @@ export default function OperateBillList() {
                 )}
                 {canConfirm && r.state === OperatorBillState.Fetched && (
                   <Button type="link" size="small" onClick={() => confirm(r)} data-testid={`operate-bill-confirm-${r.operatorBillId}`}>{t('operatebill.action.confirm')}</Button>
+                )}
+                {canReconcile && mayReconcile(r) && (
+                  <Button type="link" size="small" onClick={() => reconcile(r)} data-testid={`operate-bill-reconcile-${r.operatorBillId}`}>{t('operatebill.action.reconcile')}</Button>
                 )}
               </Space>
             ),

@@ -29,7 +29,8 @@
  * heap, the file downloaded over HTTP as sent (size, rows checked against the bill's line count). Each export runs on a
  * server started for it (the pages' calls would have grown its heap beforehand and hidden growth); the growth is also
  * given from that server's idle RSS before the warm-up.
- * BILL_READ_EXPORT=off measures the pages only, BILL_READ_PAGES=off the exports only (a target not measured counts as not met).
+ * BILL_READ_EXPORT=off measures the pages only, BILL_READ_PAGES=off the exports only (a target not measured counts as not met);
+ * BILL_READ_FORMATS=csv (or xlsx) exports in that format only.
  * Exits 0 when every target is met, 2 otherwise, 1 on an error. Writes bench/results/bill-read-postgres.json.
  */
 import fs from 'node:fs';
@@ -157,10 +158,13 @@ async function seedBills(url: string): Promise<void> {
     await c.query(`update bills set published = true, published_at = '2026-11-20T02:00:00Z', published_by = 'admin', due_date = '2026-12-05',
       written_off = 0, written_off_at = null where bill_no = $1`, [bigNo]);
     const [{ bill_id: bigId }] = (await c.query<{ bill_id: number }>('select bill_id from bills where bill_no = $1', [bigNo])).rows;
-    // the enterprise's cards in ICCID order, their lines as a run writes them; the first 1,000,000 in key order
+    // the enterprise's cards in ICCID order, their lines as a run writes them: the fleet in chunks of 20,000 cards in
+    // ICCID order, each chunk's lines by category then ICCID (bill-run-sql.ts chunkSql); the first 1,000,000 of those
     await q('1M card lines', `with c as (
-        select iccid, goods_release_id, operator_id, card_type_id, coalesce(cycle_quota_bytes, 104857600) quota, row_number() over (order by iccid) i
-        from cards where cust_id = $2),
+        select iccid, goods_release_id, operator_id, card_type_id, quota, row_number() over (order by iccid) i, ck
+        from (select iccid, cust_id, goods_release_id, operator_id, card_type_id, coalesce(cycle_quota_bytes, 104857600) quota,
+          (row_number() over (order by iccid) - 1) / 20000 ck from cards) f
+        where cust_id = $2),
       l as (
         select c.*, 1 category, date '2026-10-01' from_day, date '2026-10-31' to_day, 0::bigint ref_id, 1::bigint quantity,
           (10 + (i % 5) * 5)::numeric unit_price, null::bigint used_bytes from c
@@ -179,7 +183,7 @@ async function seedBills(url: string): Promise<void> {
         quantity, unit_price, amount, tax, used_bytes, quota_bytes, withheld)
       select $3, $1, iccid, category, from_day, to_day, ref_id, goods_release_id, operator_id, card_type_id, quantity, unit_price,
         round(quantity * unit_price, 2), round(quantity * unit_price * 6 / 106, 2), used_bytes, case when category = 3 then quota end, false
-      from l order by iccid, category, from_day, ref_id limit ${BIG_LINES}`, [bigId, ent.cust_id, BIG_PERIOD]);
+      from l order by ck, category, iccid, from_day, ref_id limit ${BIG_LINES}`, [bigId, ent.cust_id, BIG_PERIOD]);
     // the warm-up bill: the plan fees of another customer's first 12,000 cards
     const [warm] = (await c.query<{ bill_id: number; cust_id: number }>(`select b.bill_id, b.cust_id from bills b
       where b.period_key = $1 and b.cust_id <> $2 and exists (select 1 from cards c where c.cust_id = b.cust_id) order by b.cust_id limit 1`,
@@ -401,7 +405,8 @@ runBench(90 * 60_000, async (cleanup) => {
   };
   const exports: Record<string, unknown> = {};
   let exportsMet = !EXPORT_OFF;
-  for (const [label, format, ext] of EXPORT_OFF ? [] : [['xlsx', ExportFormat.Xlsx, 'xlsx'], ['csv', ExportFormat.Csv, 'csv']] as const) {
+  const formats = (process.env.BILL_READ_FORMATS ?? 'xlsx,csv').split(',');
+  for (const [label, format, ext] of EXPORT_OFF ? [] : ([['xlsx', ExportFormat.Xlsx, 'xlsx'], ['csv', ExportFormat.Csv, 'csv']] as const).filter(([l]) => formats.includes(l))) {
     // each export on a server of its own, started for it: nothing run before (the pages, the other export) has grown its heap
     const { child, samples, stop } = await startServer();
     const idleRss = async () => {

@@ -9,7 +9,9 @@
  *      seconds (default 20); this process then takes the run over once the child's lease has run out and finishes it;
  *   3. both results compared: lines, per-bill totals, card counts and breakdowns identical, no line twice.
  * BILL_RUN_EVERY_CARD=1 bills every card of the fleet (the seed leaves platform stock and one customer's cards without
- * a plan, so about half are billed) and cuts one plan's quota so that overage is rated too.
+ * a plan, so about half are billed) and cuts one plan's quota so that overage is rated too. Unless BILL_RUN_CHARGES=0,
+ * the period's charges at the event are seeded first (a renewal of every card on a prepaid plan, a pack for every 20th
+ * card), so the totals step lists them as lines as it does in production.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,9 +73,6 @@ async function seedTemplate(name: string): Promise<void> {
   await migrate(database.sql);
   await seedDemo(database.db, 'Bench@2026pass', { dataDir });
   await seedFleet(database.sql, { cards: posInt('BILL_RUN_CARDS', 1_000_000), usageDays: 30, now: zonedTime(y, m + 1, 1), log: (l) => console.log(l) });
-  // the bill tables come from the current migration 0035 in each copy
-  await database.sql.exec(`drop table if exists bill_lines, bill_summaries, bill_write_offs, one_off_fees, bills, bill_runs cascade;
-    drop function if exists bill_lines_ensure_partition(text); delete from schema_migrations where name = '0035_bills.sql'`);
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
   console.log(`template ${name} ready: BENCH_FLEET_TEMPLATE=${name}`);
@@ -116,6 +115,36 @@ runBench(60 * 60_000, async (cleanup) => {
     await sql.query(`update basic_plans set quota_mb = 1024 where goods_release_id = $1`, [monthly[0]]);
     await sql.exec('vacuum (analyze) cards');
     console.log(`  every card billed: plans and customers given in ${((performance.now() - tc) / 1000).toFixed(1)} s; plan ${monthly[0]}'s quota cut to 1 GB`);
+  }
+  if (process.env.BILL_RUN_CHARGES !== '0') {
+    // the charges at the event of the period, as the card changes record them (charges.ts recordEventCharges): every
+    // card on a prepaid plan renewed once in the period, and every 20th card of a customer ordering its customer's
+    // first supplementary pack; the totals step lists each as a bill line (withheld ones for prepaid customers)
+    const tc = performance.now();
+    const [span] = await sql.query<{ f: string; t: string }>(`select $1::date::text f, ($1::date + interval '1 month' - interval '1 day')::date::text t`, [`${PERIOD}-01`]);
+    await sql.query(`insert into card_charges (cust_id, root_cust_id, event, category, goods_release_id, period_key, cards, quantity, amount, tax, state, actor)
+      select c.cust_id, min(coalesce(c.root_cust_id, c.cust_id)), 2, 2, c.goods_release_id, $1, count(*), count(*), sum(p.sale_price),
+        sum(round(p.sale_price * p.tax_rate / (100 + p.tax_rate), 2)), case when cu.payment_model = 1 then 1 else 2 end, 'bench'
+      from cards c join basic_plans p on p.goods_release_id = c.goods_release_id and p.goods_type = 1 and p.sale_price > 0
+        join customers cu on cu.cust_id = c.cust_id
+      group by c.cust_id, c.goods_release_id, cu.payment_model`, [PERIOD]);
+    await sql.query(`insert into card_charges (cust_id, root_cust_id, event, category, goods_release_id, period_key, cards, quantity, amount, tax, state, actor)
+      select c.cust_id, min(coalesce(c.root_cust_id, c.cust_id)), 4, 6, k.gid, $1, count(*), count(*), sum(k.sale_price),
+        sum(round(k.sale_price * k.tax_rate / (100 + k.tax_rate), 2)), case when cu.payment_model = 1 then 1 else 2 end, 'bench-pack'
+      from cards c join customers cu on cu.cust_id = c.cust_id
+        join lateral (select goods_release_id gid, sale_price, tax_rate from basic_plans where goods_type = 3 and sale_price > 0 order by goods_release_id limit 1) k on true
+      where abs(hashtext(c.iccid)) % 20 = 0
+      group by c.cust_id, k.gid, cu.payment_model`, [PERIOD]);
+    await sql.query(`insert into card_charge_items (charge_id, iccid, from_day, to_day, quantity, unit_price, amount, tax, operator_id, card_type_id)
+      select ch.charge_id, c.iccid, $1::date, $2::date, 1, p.sale_price, p.sale_price, round(p.sale_price * p.tax_rate / (100 + p.tax_rate), 2), c.operator_id, c.card_type_id
+      from card_charges ch join basic_plans p on p.goods_release_id = ch.goods_release_id
+        join cards c on c.cust_id = ch.cust_id and (ch.actor = 'bench' and c.goods_release_id = ch.goods_release_id
+          or ch.actor = 'bench-pack' and abs(hashtext(c.iccid)) % 20 = 0)
+      where ch.actor in ('bench', 'bench-pack')`, [span.f, span.t]);
+    const [n] = await sql.query<{ records: string; items: string; amount: string }>(`select count(distinct ch.charge_id) records, count(*) items, sum(i.amount)::text amount
+      from card_charges ch join card_charge_items i on i.charge_id = ch.charge_id where ch.period_key = $1`, [PERIOD]);
+    console.log(`  charges at the event seeded in ${((performance.now() - tc) / 1000).toFixed(1)} s: ${Number(n.records).toLocaleString('en')} records, `
+      + `${Number(n.items).toLocaleString('en')} card items, ${n.amount}`);
   }
   const [fleet] = await sql.query<{ cards: string; usage: string; v: string }>(`
     select (select count(*) from cards) cards, (select count(*) from card_usage_daily) usage, current_setting('server_version') v`);

@@ -37,7 +37,7 @@ export const isSubCustomer = (a: Actor) => a.roleType === RoleType.SubCustomer;
  * The tenant predicate for a table with cust_id / root_cust_id columns: staff see all; channel customers
  * their own customer tree; a second-level customer only itself.
  */
-export function tenantFilter(actor: Actor, cols: { custId: Column; rootCustId: Column }): SQL {
+export function tenantFilter(actor: Actor, cols: { custId: Column | SQL; rootCustId: Column | SQL }): SQL {
   if (isStaff(actor)) return sql`true`;
   if (isChannel(actor)) return actor.rootCustId == null ? sql`false` : sql`${cols.rootCustId} = ${actor.rootCustId}`;
   return actor.custId == null ? sql`false` : sql`${cols.custId} = ${actor.custId}`;

@@ -8,7 +8,7 @@ import { AppError } from '../../../platform/errors.ts';
 import type { Actor, SessionContext } from '../../../platform/context.ts';
 import { lockBalances } from '../../money/ledger.ts';
 import { BillService } from '../bills/bill-service.ts';
-import { WriteOffService, payableFen } from '../bills/write-off.ts';
+import { WriteOffService, WriteOffSource, payableFen } from '../bills/write-off.ts';
 import { rowsOf } from '../bills/bill-sql.ts';
 import { dayReached, execDayOf, targetPeriod } from './automate-days.ts';
 
@@ -27,8 +27,6 @@ const AUTO_ACTOR: Actor = {
   roleType: RoleType.Admin, custId: null, rootCustId: null, permissions: new Set(), mustResetPassword: false,
 };
 export const AUTO_LEDGER_QUEUE = 'bill-automate';
-/** bill_write_offs.source of a write-off made by a rule */
-const SOURCE_RULE = 2;
 
 const jobContext = (): SessionContext => ({ actor: AUTO_ACTOR, lang: 'zh', ip: '-', endpoint: `job:${AUTO_LEDGER_QUEUE}`, tokenHash: null, audited: false });
 
@@ -207,9 +205,8 @@ async function writeOff(tx: Tx, rule: RuleRow, o: Outcome, ctx: SessionContext, 
     return o;
   }
   try {
-    const done = await new WriteOffService(tx as unknown as Db).writeOff({ billId, amount: fenToMoney(fen), remark: `自动出账 Automated ledger #${rule.rule_id}` }, ctx, now);
-    // the write-off service records a person's write-off; this one was the rule's
-    await tx.execute(sql`update bill_write_offs set source = ${SOURCE_RULE} where write_off_id = ${done.writeOff.writeOffId}`);
+    const done = await new WriteOffService(tx as unknown as Db).writeOff(
+      { billId, amount: fenToMoney(fen), remark: `自动出账 Automated ledger #${rule.rule_id}` }, ctx, now, WriteOffSource.Rule);
     [o.writeOff, o.amount, o.writeOffId, o.journalId] = [Result.Done, fen, done.writeOff.writeOffId, done.writeOff.journalId];
     if (fen < arrears) o.writeOffReason = Reason.InsufficientBalance;
   } catch (e) {

@@ -5,7 +5,7 @@ import { invalid } from '../../../platform/errors.ts';
 import type { Actor } from '../../../platform/context.ts';
 import { pageOf } from '../../../platform/paging.ts';
 import { visibleCard } from '../../card/detail/detail.ts';
-import { nextDigitPrefix } from '../../card/list/iccid-prefix.ts';
+import { iccidBox } from '../../card/list/iccid-prefix.ts';
 import { billScope, loadBill, rowsOf } from './bill-sql.ts';
 
 /**
@@ -38,9 +38,11 @@ function parseAfter(after: string, category?: number): SQL {
   const m = KEY_RE.exec(after);
   if (!m) throw invalid('after', { zh: '分页位置无效，请从第一页重新查询', en: 'is not a page position; start again from the first page' });
   // filtered by category, the key is read in the category index's order (bill_lines_category, 0043): one category's
-  // lines in ICCID order, so a page of a rare category is a range of that index, not a scan of the bill
+  // lines in ICCID order, so a page of a rare category is a range of that index, not a scan of the bill. The category
+  // stays out of the row comparison: with it inside, the scan's end is not bounded by `category = c` and a position
+  // near the end of a category read on through every later category of the bill (70 ms, 3,800 pages at 1M lines)
   if (category !== undefined) {
-    return sql`(l.category, l.iccid, l.from_day, l.ref_id) > (${category}::smallint, ${m[1]}, ${m[3]}::date, ${m[4]}::bigint)`;
+    return sql`(l.iccid, l.from_day, l.ref_id) > (${m[1]}, ${m[3]}::date, ${m[4]}::bigint)`;
   }
   return sql`(l.iccid, l.category, l.from_day, l.ref_id) > (${m[1]}, ${Number(m[2])}::smallint, ${m[3]}::date, ${m[4]}::bigint)`;
 }
@@ -49,11 +51,7 @@ function parseAfter(after: string, category?: number): SQL {
  * The ICCID box: a full ICCID (19–20 characters) is that card, a shorter digit string a prefix, as a key range of the
  * primary key (LIKE cannot use it under the database's collation, docs/cards.md "ICCID prefix search").
  */
-function iccidFilter(iccid: string): SQL {
-  if (iccid.length >= 19 || !/^[0-9]+$/.test(iccid)) return sql`l.iccid = ${iccid}`;
-  const next = nextDigitPrefix(iccid);
-  return next == null ? sql`l.iccid >= ${iccid}` : sql`l.iccid >= ${iccid} and l.iccid < ${next}`;
-}
+const iccidFilter = (iccid: string): SQL => iccidBox(sql.raw('l.iccid'), iccid);
 
 /** Plan names of a page's lines. */
 async function planNames(ex: Executor, rows: Record<string, unknown>[]): Promise<Map<number, string>> {

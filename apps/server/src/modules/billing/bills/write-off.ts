@@ -11,6 +11,10 @@ import { lockBalances, postJournal, type PostingLine } from '../../money/ledger.
 import { billColumns, billRowOut, billScope, billStatusSql, loadBill, rowsOf } from './bill-sql.ts';
 import { WRITE_OFF_COLUMNS, writeOffOut } from './bill-service.ts';
 
+/** bill_write_offs.source: who wrote a bill off */
+export const WriteOffSource = { Person: 1, Rule: 2 } as const;
+export type WriteOffSource = (typeof WriteOffSource)[keyof typeof WriteOffSource];
+
 /**
  * Financial › Write-off (spec §5, docs/decisions.md "Issue 14: bills"): a published bill is paid from its customer's
  * grants first, then pre-deposit (credit is not used: a write-off settles a debt, it does not open a new one). One
@@ -61,12 +65,12 @@ export class WriteOffService {
   }
 
   /**
-   * Writes off part or all of what a bill still owes. Refused, changing nothing: unpublished (20903), nothing left
+   * Writes off part or all of what a bill still owes (`source`: a person, or an automated-ledger rule). Refused, changing nothing: unpublished (20903), nothing left
    * (20907), 0 (20904), above what is due (20905 with it), above pre-deposit (its part above zero) + grants (20906
    * with that). The customer's balance row is locked before the bill row (the order postJournal and the credit job
    * use), so two write-offs of one bill run one after the other and the second sees what the first left.
    */
-  async writeOff(b: BodyOf<typeof api.writeOffBill>, ctx: SessionContext, now = new Date()) {
+  async writeOff(b: BodyOf<typeof api.writeOffBill>, ctx: SessionContext, now = new Date(), source: WriteOffSource = WriteOffSource.Person) {
     const { actor } = ctx;
     const today = businessDay(now.getTime());
     return this.db.transaction(async (tx) => {
@@ -96,7 +100,7 @@ export class WriteOffService {
       const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`insert into bill_write_offs as w
           (bill_id, cust_id, root_cust_id, amount, from_grants, from_pre_deposit, overdue, journal_id, remark, source, created_by, created_at)
         values (${bill.row.billId}, ${bill.row.custId}, ${bill.rootCustId}, ${fenToMoney(fen)}::numeric, ${fenToMoney(fromGrants)}::numeric,
-          ${fenToMoney(fromPreDeposit)}::numeric, ${overdue}, ${posted.journalId}, ${remark}, 1, ${actor.loginName}, ${now.toISOString()}::timestamptz)
+          ${fenToMoney(fromPreDeposit)}::numeric, ${overdue}, ${posted.journalId}, ${remark}, ${source}, ${actor.loginName}, ${now.toISOString()}::timestamptz)
         returning ${WRITE_OFF_COLUMNS}`));
       await tx.execute(sql`update bills set written_off = written_off + ${fenToMoney(fen)}::numeric, written_off_at = ${now.toISOString()}::timestamptz,
         updated_at = now() where bill_id = ${bill.row.billId}`);

@@ -13,7 +13,7 @@ import { audit } from '../../../platform/audit.ts';
 import type { SessionContext } from '../../../platform/context.ts';
 import { pageOf } from '../../../platform/paging.ts';
 import { readMultipart, sendDownload } from '../../../platform/files.ts';
-import { nextDigitPrefix } from '../../card/list/iccid-prefix.ts';
+import { iccidBox } from '../../card/list/iccid-prefix.ts';
 import { rowsOf } from '../bills/bill-sql.ts';
 import { periodByKey, periodOfDay, shiftPeriodKey } from '../rating/periods.ts';
 import { BUILT_IN_ACCOUNT_LABEL } from '../operator/operator-bill-fetch.ts';
@@ -62,12 +62,7 @@ export type ChannelBillOut = ReturnType<typeof billOut>;
 /** A line's key as `after`: its ICCID (the partition's primary key is (bill_id, iccid)). */
 const AFTER_RE = /^[0-9A-Za-z]{1,20}$/;
 
-function iccidFilter(iccid: string): SQL {
-  if (iccid.length >= 19 || !/^[0-9]+$/.test(iccid)) return sql`l.iccid = ${iccid}`;
-  // a prefix as a key range: LIKE cannot use the key under the database's collation (docs/cards.md)
-  const next = nextDigitPrefix(iccid);
-  return next == null ? sql`l.iccid >= ${iccid}` : sql`l.iccid >= ${iccid} and l.iccid < ${next}`;
-}
+const iccidFilter = (iccid: string): SQL => iccidBox(sql.raw('l.iccid'), iccid);
 
 /**
  * Channel bills (4050000): the list, a bill with its summary per line state, its lines by key, a failed import's

@@ -4,9 +4,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ChargeState, businessDayStart, type BodyOf, type withholding as api } from '@lynx/contract';
 import type { Db } from '../../../db/client.ts';
 import { invalid, notFound } from '../../../platform/errors.ts';
-import { isChannel, isStaff, type Actor } from '../../../platform/context.ts';
+import { tenantFilter, type Actor } from '../../../platform/context.ts';
 import { pageOf } from '../../../platform/paging.ts';
-import { nextDigitPrefix } from '../../card/list/iccid-prefix.ts';
+import { iccidBox } from '../../card/list/iccid-prefix.ts';
 import { moneyCustomer } from '../../money/capital-service.ts';
 import { visibleCard } from '../../card/detail/detail.ts';
 import { rowsOf } from '../bills/bill-sql.ts';
@@ -39,18 +39,10 @@ function cardOut(r: Record<string, unknown>) {
 }
 
 /** An ICCID or a digit prefix of one, as a key range (the item index is (iccid, charge_id)). */
-function iccidFilter(iccid: string): SQL {
-  if (iccid.length >= 19 || !/^[0-9]+$/.test(iccid)) return sql`i.iccid = ${iccid}`;
-  const next = nextDigitPrefix(iccid);
-  return next == null ? sql`i.iccid >= ${iccid}` : sql`i.iccid >= ${iccid} and i.iccid < ${next}`;
-}
+const iccidFilter = (iccid: string): SQL => iccidBox(sql.raw('i.iccid'), iccid);
 
 /** The tenant rule (platform/context.ts tenantFilter) on the records aliased `ch`. */
-function scope(actor: Actor): SQL {
-  if (isStaff(actor)) return sql`true`;
-  if (isChannel(actor)) return actor.rootCustId == null ? sql`false` : sql`ch.root_cust_id = ${actor.rootCustId}`;
-  return actor.custId == null ? sql`false` : sql`ch.cust_id = ${actor.custId}`;
-}
+const scope = (actor: Actor): SQL => tenantFilter(actor, { custId: sql`ch.cust_id`, rootCustId: sql`ch.root_cust_id` });
 
 const ITEM_COLUMNS = sql`i.charge_id, i.iccid, c.msisdn, to_char(i.from_day, 'YYYY-MM-DD') from_day, to_char(i.to_day, 'YYYY-MM-DD') to_day,
   i.quantity, i.unit_price::text unit_price, i.amount::text amount, i.tax::text tax, ch.event, ch.state, ch.created_at`;

@@ -56,16 +56,22 @@ async function pricesOf(ex: Executor, pairs: { custId: number; goodsReleaseId: n
     left join plan_releases r on r.goods_release_id = x.gid and r.cust_id = x.cust_id
     left join plan_releases rr on rr.goods_release_id = x.gid and rr.cust_id = cu.root_cust_id`));
   for (const r of rows) {
-    out.set(`${r.cust_id}:${r.gid}`, {
-      salePrice: String(r.sale_price ?? '0'),
-      plan: {
-        goodsType: Number(r.goods_type), quotaMb: r.quota_mb as never, useUpAction: Number(r.use_up_action) as never,
-        overageGrade: (r.overage_grade == null ? null : Number(r.overage_grade)) as never, overagePrice: r.overage_price as never,
-        testQuotaKb: (r.test_quota_kb == null ? null : Number(r.test_quota_kb)) as never, testPrice: r.test_price as never,
-        downtimeFee: r.downtime_fee as never, downtimeFreeMonths: Number(r.downtime_free_months ?? 0) as never, taxRate: Number(r.tax_rate) as never,
-        durationMonths: Number(r.duration_months ?? 0), cycleUnit: Number(r.cycle_unit ?? 0), cycleValue: Number(r.cycle_value ?? 0),
-      },
-    });
+    const plan: Priced['plan'] = {
+      goodsType: Number(r.goods_type),
+      quotaMb: Number(r.quota_mb ?? 0),
+      useUpAction: Number(r.use_up_action),
+      overageGrade: r.overage_grade == null ? null : Number(r.overage_grade),
+      overagePrice: r.overage_price == null ? null : String(r.overage_price),
+      testQuotaKb: Number(r.test_quota_kb ?? 0),
+      testPrice: String(r.test_price ?? '0'),
+      downtimeFee: String(r.downtime_fee ?? '0'),
+      downtimeFreeMonths: Number(r.downtime_free_months ?? 0),
+      taxRate: Number(r.tax_rate ?? 0),
+      durationMonths: Number(r.duration_months ?? 0),
+      cycleUnit: Number(r.cycle_unit ?? 0),
+      cycleValue: Number(r.cycle_value ?? 0),
+    };
+    out.set(`${r.cust_id}:${r.gid}`, { salePrice: String(r.sale_price ?? '0'), plan });
   }
   return out;
 }
@@ -164,7 +170,12 @@ export async function refuseUnaffordable(tx: Executor, charges: EventCharge[]): 
     const balances = await lockBalances(tx, custId);
     let left = availableFen(balances);
     const byCard = new Map<string, EventCharge[]>();
-    for (const c of charges) if (c.custId === custId) byCard.set(c.iccid, [...(byCard.get(c.iccid) ?? []), c]);
+    for (const c of charges) {
+      if (c.custId !== custId) continue;
+      const xs = byCard.get(c.iccid);
+      if (xs) xs.push(c);
+      else byCard.set(c.iccid, [c]);
+    }
     for (const iccid of [...byCard.keys()].sort()) {
       const fen = sumFen(byCard.get(iccid)!);
       if (fen <= left) left -= fen;
@@ -200,16 +211,21 @@ export async function recordEventCharges(
   tx: Executor, charges: EventCharge[], by: { accountId: number | null; loginName: string },
 ): Promise<{ chargeId: number; custId: number; state: ChargeState; amountFen: bigint }[]> {
   if (charges.length === 0) return [];
-  const groups = new Map<string, EventCharge[]>();
+  // customer → record key → charges
+  const groups = new Map<number, Map<string, EventCharge[]>>();
   for (const c of charges) {
-    const k = `${c.custId}|${c.event}|${c.category}|${c.goodsReleaseId}|${c.periodKey}`;
-    groups.set(k, [...(groups.get(k) ?? []), c]);
+    const k = `${c.event}|${c.category}|${c.goodsReleaseId}|${c.periodKey}`;
+    let mine = groups.get(c.custId);
+    if (!mine) groups.set(c.custId, (mine = new Map()));
+    const xs = mine.get(k);
+    if (xs) xs.push(c);
+    else mine.set(k, [c]);
   }
   const custs = [...new Set(charges.map((c) => c.custId))].sort((a, b) => a - b);
   const prepaid = await prepaidCustomers(tx, custs);
   const made: { chargeId: number; custId: number; state: ChargeState; amountFen: bigint }[] = [];
   for (const custId of custs) {
-    const mine = [...groups.entries()].filter(([, xs]) => xs[0].custId === custId).sort(([a], [b]) => (a < b ? -1 : 1));
+    const mine = [...groups.get(custId)!.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
     const total = mine.reduce((s, [, xs]) => s + sumFen(xs), 0n);
     let withhold = false;
     if (prepaid.has(custId)) {
@@ -218,13 +234,13 @@ export async function recordEventCharges(
     }
     for (const [, xs] of mine) {
       // one line per card of a record: a change that charged a card twice (two renewals caught up at once) sums them
-      const perCard = new Map<string, EventCharge & { n: bigint }>();
+      const perCard = new Map<string, EventCharge>();
       for (const x of xs) {
         const had = perCard.get(x.iccid);
         perCard.set(x.iccid, had
           ? { ...had, quantity: had.quantity + x.quantity, inclFen: had.inclFen + x.inclFen, taxFen: had.taxFen + x.taxFen,
-            from: had.from < x.from ? had.from : x.from, to: had.to > x.to ? had.to : x.to, n: had.n + 1n }
-          : { ...x, n: 1n });
+            from: had.from < x.from ? had.from : x.from, to: had.to > x.to ? had.to : x.to }
+          : x);
       }
       const items = [...perCard.values()];
       const amount = sumFen(items);

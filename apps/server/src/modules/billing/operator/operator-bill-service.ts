@@ -236,9 +236,7 @@ export class OperatorBillService {
         with bl as (select iccid, min(operator_id) as operator_id from bill_lines where period_key = ${k} and bill_id = ${billId} and iccid <> '' group by iccid)
         select bl.operator_id, count(*)::int as bill_cards, count(oc.iccid)::int as cost_cards,
           coalesce(sum(oc.amount), 0)::numeric(16, 2)::text as cost, coalesce(sum(oc.tax), 0)::numeric(16, 2)::text as cost_tax
-        from bl left join lateral (
-          select c.iccid, c.amount, c.tax from operator_bill_cards c where c.period_key = ${k} and c.iccid = bl.iccid and c.operator_bill_id in (${fetched})
-        ) oc on true
+        from bl left join operator_bill_cards oc on oc.period_key = ${k} and oc.iccid = bl.iccid and oc.operator_bill_id in (${fetched})
         where bl.operator_id is not null group by bl.operator_id order by bl.operator_id`).then((r) => rowsOf<Row>(r)),
       this.db.execute(sql`select dim_key as operator_id, sum(amount - tax)::numeric(16, 2)::text as revenue from bill_summaries
         where bill_id = ${billId} and dim = ${BillSummaryDim.Operator} group by dim_key`).then((r) => rowsOf<Row>(r)),

@@ -232,6 +232,8 @@ ins as (
   select ${p.periodKey}, b.bill_id, l.iccid, l.category, l.from_day, l.to_day, 0, l.goods_release_id, l.operator_id, l.card_type_id,
     l.quantity, l.unit_price, l.incl_fen / 100, (l.incl_fen - l.excl_fen) / 100, l.used_bytes, l.quota_bytes, false
   from priced l join b on b.cust_id = l.cust_id
+  -- written by category: a page of one category of a big bill then reads a few heap pages of the chunk, not one per line
+  order by b.bill_id, l.category, l.iccid, l.from_day
   on conflict do nothing
   returning 1
 )
@@ -304,6 +306,7 @@ insert into bill_lines (period_key, bill_id, iccid, category, from_day, to_day, 
 select ${a.periodKey}, b.bill_id, i.iccid, ch.category, i.from_day, i.to_day, ch.charge_id, ch.goods_release_id, i.operator_id, i.card_type_id,
   i.quantity, i.unit_price, i.amount, i.tax, ch.state = ${ChargeState.Withheld}
 from ch join b on b.cust_id = ch.cust_id join card_charge_items i on i.charge_id = ch.charge_id
+order by b.bill_id, ch.category, i.iccid
 on conflict do nothing`;
 }
 

@@ -52,3 +52,14 @@ export function digitPrefix(col: AnyColumn, p: string): SQL {
 export function iccidSearch(col: AnyColumn, iccid: string, prefix = iccid.length < 19): SQL {
   return prefix ? digitPrefix(col, iccid) : eq(col, iccid);
 }
+
+/**
+ * The ICCID box of a card-scale line table (bill lines, channel bill lines, charge items), on the column `col` (an
+ * aliased `l.iccid`): a full ICCID (19–20 characters) or anything but digits is that card, a shorter digit string a
+ * prefix, as a key range of the table's key that ends in the ICCID.
+ */
+export function iccidBox(col: SQL, iccid: string): SQL {
+  if (iccid.length >= 19 || !DIGITS.test(iccid)) return sql`${col} = ${iccid}`;
+  const next = nextDigitPrefix(iccid);
+  return next == null ? sql`${col} >= ${iccid}` : sql`${col} >= ${iccid} and ${col} < ${next}`;
+}

@@ -11,6 +11,7 @@ import { call } from '../../../../request/http.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { STATE_COLORS } from '../list/index.tsx';
 import { POOL_STATE_COLORS } from '../../pool/shared.tsx';
+import { STATE_COLORS as CHARGE_STATE_COLORS } from '../../../report/prepaidCost/shared.tsx';
 import { historyReason } from '../../history.ts';
 import { useSession } from '../../../../stores/session.ts';
 
@@ -282,7 +283,6 @@ function CardBillLines({ iccid }: { iccid: string }) {
 }
 
 type CardCharge = ResponseOf<typeof withholding.getCardCharges>['list'][number];
-const CHARGE_STATE_COLORS: Record<number, string> = { [ChargeState.Withheld]: 'green', [ChargeState.OnBill]: 'blue', [ChargeState.OnBillShort]: 'orange' };
 
 /** The card's charges at the event (prepaid terms, packs), newest first, each linking to its withholding record for those who may open them. */
 function CardCharges({ iccid }: { iccid: string }) {

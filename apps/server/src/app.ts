@@ -25,6 +25,7 @@ import { accountRoutes } from './modules/account/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { noticeRoutes } from './modules/notice/routes.ts';
 import { openApiRoutes } from './modules/openapi/routes.ts';
+import { OpenApiGate, installOpenApiGate } from './modules/openapi/signed-calls.ts';
 import { networkRoutes } from './modules/network/routes.ts';
 import { commservRoutes } from './modules/network/commserv/routes.ts';
 import { planRoutes } from './modules/plan/plan-routes.ts';
@@ -51,6 +52,10 @@ import { chargeRoutes } from './modules/billing/charges/charge-routes.ts';
 import { operatorBillRoutes } from './modules/billing/operator/operator-bill-routes.ts';
 import { channelBillRoutes } from './modules/billing/channel/channel-bill-routes.ts';
 import { billAutomateRoutes } from './modules/billing/automate/automate-routes.ts';
+import { autoRuleRoutes } from './modules/automation/routes.ts';
+import { smsRoutes } from './modules/sms/routes.ts';
+import { dataPushRoutes } from './modules/delivery/datapush/datapush-routes.ts';
+import { webhookRoutes } from './modules/delivery/webhook/routes.ts';
 import { scheduleCardLifecycle } from './modules/card/lifecycle/scheduler.ts';
 import { seedDemo, type SeedResult } from './seed/demo.ts';
 import { seedDemoMoney } from './seed/demo-money.ts';
@@ -68,6 +73,8 @@ export interface AppDeps {
   exports: ExportService;
   files: FileStore;
   strictAudit: boolean;
+  /** the open API's signed calls (modules/openapi/signed-calls.ts) */
+  signedCalls: OpenApiGate;
 }
 
 export interface BuiltApp {
@@ -116,6 +123,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
     config, database, db: database.db, sessions, counters, apiLog, jobs, exports, files,
     limits: { perToken: config.rateLimitPerToken, perIp: config.rateLimitPerIp, windowMs: 60_000 },
     strictAudit: process.env.NODE_ENV === 'test',
+    signedCalls: new OpenApiGate(database.db, () => secretBoxFor(config), app.log, { counters, perMinute: config.rateLimitPerToken }),
   };
 
   // security headers first, so every answer carries them: API, errors, 404s, static files
@@ -123,6 +131,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   // an oversized file is truncated, not thrown, so the upload rule can answer with its own message
   await app.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: 3 * 1024 * 1024, files: 3 } });
   installHttpPlatform(app, deps);
+  installOpenApiGate(app, deps.signedCalls);
   authRoutes(app, deps);
   accountRoutes(app, deps);
   systemRoutes(app, deps);
@@ -151,6 +160,10 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   operatorBillRoutes(app, deps);
   channelBillRoutes(app, deps);
   billAutomateRoutes(app, deps);
+  autoRuleRoutes(app, deps);
+  smsRoutes(app, deps);
+  dataPushRoutes(app, deps);
+  const webhookWorker = webhookRoutes(app, deps);
   diagnoseRoutes(app, deps);
   await usageModule(app, deps);
   homeRoutes(app, deps);
@@ -202,6 +215,8 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
     if (jobsStarted) return;
     jobsStarted = true;
     await jobs.start(config.runWorkers, poll);
+    // signed webhook delivery (docs/webhooks.md): its worker runs where the background jobs run
+    if (config.runWorkers) webhookWorker.start();
   };
   if (opts.jobs !== false) await startJobs();
 
@@ -209,6 +224,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
     app, deps, seed, startJobs,
     close: async () => {
       await app.close();
+      await webhookWorker.stop();
       await jobs.stop();
       await apiLog.close();
       await counters.close();

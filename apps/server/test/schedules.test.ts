@@ -7,7 +7,9 @@ import { USAGE_FEED_QUEUE } from '../src/modules/usage/usage-routes.ts';
 import { POOL_CHECK_QUEUE } from '../src/modules/pool/pool-usage.ts';
 import { MAINTENANCE_QUEUE } from '../src/platform/maintenance.ts';
 import { RETIRED_QUOTA_LEVELS_QUEUE } from '../src/modules/home/routes.ts';
+import { SMS_MO_QUEUE } from '../src/modules/sms/mo-feed.ts';
 import { backends, freshPostgres, startTestApp, type Backend } from './harness.ts';
+import { AUTORULE_FEED_QUEUE } from '../src/modules/automation/routes.ts';
 
 /** One database that several server starts in a row open, like restarts of one installation with changed settings. */
 async function installation(backend: Backend) {
@@ -36,7 +38,7 @@ describe.each(backends)('job schedules that configuration turns off, on %s', (ba
     const db = await installation(backend);
     try {
       const feedOn = await db.start({ usageFeedMinutes: 5 });
-      expect(feedOn).toEqual(expect.arrayContaining([USAGE_FEED_QUEUE, POOL_CHECK_QUEUE, MAINTENANCE_QUEUE]));
+      expect(feedOn).toEqual(expect.arrayContaining([USAGE_FEED_QUEUE, POOL_CHECK_QUEUE, SMS_MO_QUEUE, MAINTENANCE_QUEUE]));
       // the interim near / over quota job is gone (the cards carry their cycle usage, migration 0019)
       expect(feedOn).not.toContain(RETIRED_QUOTA_LEVELS_QUEUE);
 
@@ -47,7 +49,9 @@ describe.each(backends)('job schedules that configuration turns off, on %s', (ba
       const feedOff = await db.start({ usageFeedMinutes: 0, runWorkers: true });
       expect(feedOff).not.toContain(USAGE_FEED_QUEUE);
       expect(feedOff).not.toContain(POOL_CHECK_QUEUE);
-      const followFeed = [USAGE_FEED_QUEUE, POOL_CHECK_QUEUE];
+      expect(feedOff).not.toContain(SMS_MO_QUEUE);
+      // the automation rules' check after each feed window follows the feed too (docs/automation.md)
+      const followFeed = [USAGE_FEED_QUEUE, POOL_CHECK_QUEUE, SMS_MO_QUEUE, AUTORULE_FEED_QUEUE];
       expect(feedOff).toEqual(feedOn.filter((n) => !followFeed.includes(n)));
 
       // an API-only process with the feed on does not bring them back; the workers do

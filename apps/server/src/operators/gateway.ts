@@ -157,6 +157,10 @@ export interface OperatorGateway {
   pullUsage(req: UsagePull): Promise<GatewayResult<UsageReport>>;
   /** submits an SMS to the card (mobile-terminated) */
   sendSms(req: SmsRequest): Promise<GatewayResult<SmsAccepted>>;
+  /** delivery reports of submitted messages (docs/sms.md): delivered, failed, or still pending at the carrier */
+  querySmsReports(req: SmsReportQuery): Promise<GatewayResult<SmsReport[]>>;
+  /** mobile-originated messages the given cards sent in the window [from, to) (docs/sms.md) */
+  pullMoSms(req: MoSmsPull): Promise<GatewayResult<MoSms[]>>;
   /**
    * The operator's bill of a closed period for the given cards of this account, a page of cards at a time (the caller
    * walks the account's cards; per-card charges add up, so the pages sum to the bill). Refused while the carrier has
@@ -220,6 +224,45 @@ export interface OperatorBillPage {
 export interface SmsRequest extends CardRef {
   msisdn: string;
   /** the message text (160 GSM 7-bit characters or 70 others) */
+  content: string;
+  /**
+   * The platform's own reference of the message (its id): the carrier answers a second submission with the same
+   * reference with the first one's message id instead of sending the message again, so a resubmission after a crash
+   * never reaches the device twice.
+   */
+  clientRef?: string;
+}
+
+/** Messages whose delivery reports the platform asks for. */
+export interface SmsReportQuery {
+  messages: { messageId: string; iccid: string; submittedAt: Date }[];
+}
+
+/** The carrier's delivery report of one message. */
+export interface SmsReport {
+  messageId: string;
+  /** pending: no report yet; unknown: the carrier does not know the message id */
+  state: 'pending' | 'delivered' | 'failed' | 'unknown';
+  /** when the device acknowledged the message or the carrier gave up */
+  reportedAt: string | null;
+  /** the carrier's status word (CMPP / SMPP style: DELIVRD, UNDELIV, EXPIRED …) */
+  code: string | null;
+  message: string | null;
+}
+
+/** Mobile-originated messages of these cards in the window [from, to). */
+export interface MoSmsPull {
+  cards: { iccid: string; msisdn: string; test: boolean }[];
+  from: Date;
+  to: Date;
+}
+
+export interface MoSms {
+  iccid: string;
+  msisdn: string;
+  /** the carrier's id of the message: the same message always has the same id */
+  messageId: string;
+  sentAt: string;
   content: string;
 }
 

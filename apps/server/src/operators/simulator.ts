@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import type {
   CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery, ZoneChange, CardRef,
-  SmsAccepted, SmsRequest, UsagePull, UsageReport, BillQuery, OperatorBillPage,
+  SmsAccepted, SmsRequest, UsagePull, UsageReport, BillQuery, OperatorBillPage, SmsReportQuery, SmsReport, MoSmsPull, MoSms,
 } from './gateway.ts';
 import { simulateUsage } from './simulator-usage.ts';
 import { simulateBill } from './simulator-bill.ts';
+import { simulateMo, simulateSmsReports, simulatorSmsId } from './simulator-sms.ts';
 
 /**
  * The built-in network simulator: a carrier platform that lives inside the server, so the product works
@@ -156,15 +157,27 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
         return { ok: true, data: accepted(req.iccid, 'reset') };
       }),
 
-    // an SMS the operator accepts is delivered at once (the simulated device is always reachable); the ICCID
-    // rules above refuse the submission
+    // the ICCID rules above refuse the submission; an accepted message's delivery report follows a few seconds later
+    // (querySmsReports, simulator-sms.ts). The platform's reference makes a resubmission answer the same message id.
     sendSms: (req: SmsRequest) =>
       roundTrip<SmsAccepted>(() => {
         const refused = authenticate() ?? cardRule(req.iccid, 'sms', req.content.length);
         if (refused) return refused;
         if (!req.msisdn || !req.content) return { ok: false, code: 'INVALID_SMS', message: 'the MSISDN and the content are required', retryable: false };
         const a = accepted(req.iccid, 'sms');
-        return { ok: true, data: { messageId: a.requestId, acceptedAt: a.acceptedAt, delivered: true } };
+        const messageId = req.clientRef ? simulatorSmsId(account.operAccountId, req.clientRef) : a.requestId;
+        return { ok: true, data: { messageId, acceptedAt: a.acceptedAt, delivered: null } };
+      }),
+
+    querySmsReports: (req: SmsReportQuery) =>
+      roundTrip<SmsReport[]>(() => authenticate() ?? { ok: true, data: simulateSmsReports(account, req) }),
+
+    pullMoSms: (req: MoSmsPull) =>
+      roundTrip<MoSms[]>(() => {
+        const refused = authenticate();
+        if (refused) return refused;
+        if (!(req.to > req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the window is not after its start', retryable: false };
+        return { ok: true, data: simulateMo(account.operatorId, req) };
       }),
 
     // one card's totals over a period, as if it had been active throughout (the feed below knows the real periods)

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyError } from
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
 import { ErrorCode, errorMessage, parseLang, pathOf, successMessages, type Endpoint, type Lang } from '@lynx/contract';
 import { AppError, FieldError } from './errors.ts';
-import type { RequestContext, SessionContext } from './context.ts';
+import type { Actor, RequestContext, SessionContext } from './context.ts';
 import { hashToken, type SessionStore } from './sessions.ts';
 import { checkRate, type CounterStore, type RateLimits } from './ratelimit.ts';
 import type { ApiLogWriter } from './apilog.ts';
@@ -148,6 +148,17 @@ export function installHttpPlatform(app: FastifyInstance, deps: HttpDeps): void 
   });
 }
 
+/**
+ * Another way than a session token to say who calls: the open API's calls signed with a customer's AppKey
+ * (modules/openapi/signed-calls.ts). Asked only when a call has no session token.
+ */
+export interface SignedCallAuthenticator {
+  /** whether the request asks to be authenticated this way (read before the body) */
+  claims(req: FastifyRequest): boolean;
+  /** once the body is read: the actor the call acts as, or throws an AppError */
+  authenticate(req: FastifyRequest, e: Endpoint): Promise<Actor>;
+}
+
 export type Handler<E extends Endpoint> = (
   body: Static<E['body']>,
   ctx: E['auth'] extends 'public' ? RequestContext : SessionContext,
@@ -159,7 +170,9 @@ export type Handler<E extends Endpoint> = (
  * Binds one contract endpoint: schema validation (unknown fields refused), session, permission code,
  * envelope, and the audit rule for mutations. Handlers receive the validated body and the caller's context.
  */
-export function bind<E extends Endpoint>(app: FastifyInstance, deps: Pick<HttpDeps, 'sessions' | 'strictAudit'>, e: E, handler: Handler<E>): void {
+export function bind<E extends Endpoint>(
+  app: FastifyInstance, deps: Pick<HttpDeps, 'sessions' | 'strictAudit'> & { signedCalls?: SignedCallAuthenticator }, e: E, handler: Handler<E>,
+): void {
   const isGet = e.method === 'GET';
   const bodyProps = (e.body as unknown as { properties?: Record<string, TSchema> }).properties ?? {};
   const querystring = Type.Object(isGet ? { ...QueryBase, ...bodyProps } : QueryBase, { additionalProperties: false });
@@ -187,6 +200,8 @@ export function bind<E extends Endpoint>(app: FastifyInstance, deps: Pick<HttpDe
         return;
       }
       const actor = req.ctx.tokenHash ? await deps.sessions.lookup(req.ctx.tokenHash) : null;
+      // no session token but a signed call: authenticated in preValidation, once the body it signs has been read
+      if (!actor && !req.ctx.tokenHash && deps.signedCalls?.claims(req)) return;
       if (!actor) return fail(reply, req.ctx.lang, new AppError(ErrorCode.SessionInvalid));
       req.ctx.actor = actor;
       // a forced password change is enforced here, not only by the console
@@ -196,6 +211,12 @@ export function bind<E extends Endpoint>(app: FastifyInstance, deps: Pick<HttpDe
       if (e.perm && !e.perm.some((p) => actor.permissions.has(p))) {
         return fail(reply, req.ctx.lang, new AppError(ErrorCode.PermissionDenied));
       }
+    },
+    preValidation: async (req) => {
+      if (e.auth === 'public' || req.ctx.actor || !deps.signedCalls) return;
+      const actor = await deps.signedCalls.authenticate(req, e);
+      req.ctx.actor = actor;
+      if (e.perm && !e.perm.some((p) => actor.permissions.has(p))) throw new AppError(ErrorCode.PermissionDenied);
     },
     handler: async (req, reply) => {
       const body = (isGet ? stripQueryBase(req.query) : (req.body ?? {})) as Static<E['body']>;

@@ -2,12 +2,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
-import { endpoints, pathOf, errorMessages, type Endpoint } from '@lynx/contract';
+import { endpoints, pathOf, errorMessages, webhook, apiservice, type Endpoint } from '@lynx/contract';
 
 const clean = (schema: unknown) => JSON.parse(JSON.stringify(schema));
+const { OPEN_API_ENDPOINT_NAMES } = apiservice;
+
+/** The open API's signed calls (modules/openapi/signed-calls.ts, docs/open-api.md): the endpoints marked x-open-api. */
+const SIGNED_CALLS_TEXT =
+  'Open API: the endpoints marked x-open-api also accept, instead of Authorization, a call signed with the customer\'s ' +
+  'AppKey: headers X-App-Key, X-Timestamp (Unix milliseconds, within 5 minutes of the server clock), X-Nonce (16-64 ' +
+  'characters A-Z a-z 0-9 _ -, never reused; a replay within the window is refused) and X-Signature = lowercase hex ' +
+  'HMAC-SHA256(AppSecret, METHOD + "\\n" + request target as sent, path and query string + "\\n" + X-Timestamp + "\\n" + ' +
+  'X-Nonce + "\\n" + lowercase hex SHA-256 of the raw body bytes). The call acts as the key\'s customer; when its IP ' +
+  'whitelist is enabled, a caller outside every open range is refused (21006).';
+const SIGNED_CALL_HEADERS = ['X-App-Key', 'X-Timestamp', 'X-Nonce', 'X-Signature'];
+const SIGNED_CALL_SCHEMES = Object.fromEntries(
+  SIGNED_CALL_HEADERS.map((name) => [`signed${name.slice(2).replace('-', '')}`, { type: 'apiKey', in: 'header', name, description: SIGNED_CALLS_TEXT }]),
+);
+const SIGNED_CALL_SECURITY = Object.fromEntries(Object.keys(SIGNED_CALL_SCHEMES).map((k) => [k, []]));
 
 /** OpenAPI 3 document generated from the contract: every endpoint, its schemas and permission codes. */
 export function openApiDocument(list: Endpoint[] = endpoints) {
+  const webhookEvents = webhook.webhookOpenApi();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of list) {
     const op: Record<string, unknown> = {
@@ -18,7 +34,8 @@ export function openApiDocument(list: Endpoint[] = endpoints) {
       'x-permissions': e.perm ?? [],
       'x-auth': e.auth,
       'x-kind': e.kind,
-      security: e.auth === 'public' ? [] : [{ token: [] }],
+      security: e.auth === 'public' ? [] : [{ token: [] }, ...(OPEN_API_ENDPOINT_NAMES.has(e.name) ? [SIGNED_CALL_SECURITY] : [])],
+      ...(OPEN_API_ENDPOINT_NAMES.has(e.name) && { 'x-open-api': true }),
       parameters: [
         { name: 'ts', in: 'query', required: false, schema: { type: 'string' }, description: 'client timestamp' },
         { name: 'lang', in: 'query', required: false, schema: { type: 'string', enum: ['zh', 'en'] }, description: 'language of msg' },
@@ -59,11 +76,13 @@ export function openApiDocument(list: Endpoint[] = endpoints) {
       version: '0.1.0',
       description:
         'Every call carries query params ts and lang (zh | en) and the header Authorization: <access token>. ' +
-        'Answers are { success, msg, errorCode, data }. Error codes: ' +
+        'Answers are { success, msg, errorCode, data }. ' + SIGNED_CALLS_TEXT + ' Error codes: ' +
         Object.entries(errorMessages).map(([code, m]) => `${code} ${m.en}`).join('; '),
     },
-    components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+    components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' }, ...SIGNED_CALL_SCHEMES }, schemas: webhookEvents.schemas },
     paths,
+    // the events the platform POSTs to a customer's callback address, with their versioned payload schemas (docs/webhooks.md)
+    webhooks: webhookEvents.webhooks,
   };
 }
 

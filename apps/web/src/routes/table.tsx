@@ -1,4 +1,4 @@
-import { AccountBookOutlined, BankOutlined, BarChartOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
+import { AlertOutlined, AccountBookOutlined, BankOutlined, BarChartOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 import { hotPages } from './hot.ts';
@@ -81,6 +81,27 @@ export const routes: RouteDef[] = [
         children: [
           { path: 'list', titleKey: 'billingAutoLedger', page: () => import('../pages/billing/billAutomateLedger/list/index.tsx') },
           { path: 'detail/:automateLeId?', titleKey: 'billingAutoLedgerDetail', page: () => import('../pages/billing/billAutomateLedger/detail/index.tsx') },
+        ],
+      },
+    ],
+  },
+  {
+    // Auto rule (issue 15, docs/automation.md): rules with their dry run, and the trigger records with what each action did
+    path: 'autorule', titleKey: 'autorule', perm: Perm.AutoRule, icon: <AlertOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'autorule-list', titleKey: 'autoruleList', perm: 5010000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'autoruleList', page: () => import('../pages/autorule/autorule-list/list/index.tsx') },
+          { path: 'detail/:ruleId', titleKey: 'autoruleDetail', page: () => import('../pages/autorule/autorule-list/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'alarm-list', titleKey: 'autoruleAlarm', perm: 5020000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'autoruleAlarm', page: () => import('../pages/autorule/alarm-list/list/index.tsx') },
+          { path: 'detail/:alarmId', titleKey: 'autoruleAlarmDetail', page: () => import('../pages/autorule/alarm-list/detail/index.tsx') },
+          { path: 'execute-detail/:ruleId/:actionId', titleKey: 'autoruleExecute', page: () => import('../pages/autorule/alarm-list/execute-detail/index.tsx') },
         ],
       },
     ],
@@ -202,6 +223,11 @@ export const routes: RouteDef[] = [
           { path: 'detail/:iccid/:channelCustId?', titleKey: 'cardDetail', page: () => import('../pages/card/card-list/detail/index.tsx') },
           { path: 'numcard/:salesorder?/:operatorsId?', titleKey: 'cardNumcard', perm: 2010007, noTab: true, page: () => import('../pages/card/card-list/numcard/index.tsx') },
         ],
+      },
+      // SMS centre (issue 15, docs/sms.md): messages to and from the cards; send (2010006) and batch SMS (2030003)
+      {
+        path: 'sms', titleKey: 'cardSms', perm: 2020000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'cardSms', page: () => import('../pages/card/sms/list/index.tsx') }],
       },
       // batch routes (Card › Batch operations: every batch type)
       {
@@ -451,6 +477,10 @@ export const routes: RouteDef[] = [
       {
         path: 'userBehavior', titleKey: 'systemUserBehavior', perm: Perm.SystemUserBehavior, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'systemUserBehavior', page: () => import('../pages/system/userBehavior/list/index.tsx') }],
+      },
+      {
+        path: 'dataPush', titleKey: 'systemDataPush', perm: Perm.SystemDataPush, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'systemDataPush', page: () => import('../pages/system/dataPush/list/index.tsx') }],
       },
     ],
   },

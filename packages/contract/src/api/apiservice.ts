@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { endpoint, Obj, Page, PageParams, Nothing, Nullable } from './endpoint.ts';
 import { Perm } from '../permissions.ts';
+import { changeCardStatus, getSimListPage } from './carddata.ts';
+import { getCardCycle, getCardDetail, getCardHistoryPage } from './carddetail.ts';
+import { getCardSessions, getCardUsage } from './usage.ts';
 
 const tag = 'apiservice';
 const perm = [Perm.HomeApiManage];
@@ -14,6 +17,8 @@ export const ApiKey = Type.Object({
   secretHint: Nullable(Type.String()),
   createdAt: Nullable(Type.String()),
   rotatedAt: Nullable(Type.String()),
+  /** false for a key created before signed calls (only its hash was kept): it cannot sign until rotated */
+  canSign: Type.Boolean(),
 });
 
 export const getApiKey = endpoint({
@@ -84,4 +89,92 @@ export const openUserIp = endpoint({
 export const stopUserIp = endpoint({
   name: 'openapi/userIp/stop', method: 'POST', auth: 'session', perm, kind: 'mutation', tag,
   summary: { zh: '停用白名单 IP', en: 'Disable a whitelisted IP' }, body: byId, response: Nothing,
+});
+
+/*
+ * The open API (docs/open-api.md): these endpoints also accept a call signed with the customer's AppKey instead of
+ * a session token. A signed call acts as the key's customer (a first-level customer's key sees its tree, a
+ * second-level customer's only itself) with OPEN_API_PERMISSIONS, narrowed to what the platform's built-in role of
+ * that kind of customer holds; each endpoint still checks its permission code and the tenant.
+ */
+export const OPEN_API_ENDPOINTS = [getSimListPage, getCardDetail, getCardHistoryPage, getCardCycle, getCardUsage, getCardSessions, changeCardStatus] as const;
+/** Names (after /api/cmp/) of the endpoints a signed call may reach. */
+export const OPEN_API_ENDPOINT_NAMES: ReadonlySet<string> = new Set(OPEN_API_ENDPOINTS.map((e) => e.name));
+/** The permission codes of the open API's role: exactly what its endpoints need. */
+export const OPEN_API_PERMISSIONS: readonly number[] = [...new Set(OPEN_API_ENDPOINTS.flatMap((e) => e.perm ?? []))];
+
+/** Signed-call headers and limits (docs/open-api.md, "Signed calls"). */
+export const OPEN_API_SIGNING = {
+  appKeyHeader: 'x-app-key',
+  timestampHeader: 'x-timestamp',
+  nonceHeader: 'x-nonce',
+  signatureHeader: 'x-signature',
+  /** a call's X-Timestamp (Unix milliseconds) may differ from the server's clock by at most this */
+  windowMs: 5 * 60_000,
+  /** X-Nonce: 16 to 64 characters of A-Z a-z 0-9 _ - */
+  noncePattern: '^[A-Za-z0-9_-]{16,64}$',
+} as const;
+
+/** Days one usage query may span. */
+export const API_USAGE_MAX_DAYS = 366;
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10 });
+
+export const ApiUsageDay = Type.Object({
+  day: Type.String(),
+  custId: Type.Integer(),
+  custName: Type.String(),
+  appKey: Type.String(),
+  /** signed calls that named this key */
+  calls: Type.Integer(),
+  /** of those, calls that passed the signature and whitelist but were answered with an error */
+  errors: Type.Integer(),
+  /** of those, calls refused before they ran: bad signature, stale time, replayed nonce, IP outside the whitelist, closed endpoint */
+  refused: Type.Integer(),
+});
+
+export const getApiUsagePage = endpoint({
+  name: 'openapi/usage/list', method: 'POST', auth: 'session', perm, kind: 'query', tag,
+  summary: {
+    zh: '开放 API 用量：按密钥和日期的调用、错误和拒绝次数（默认最近 30 天，最多 366 天）',
+    en: 'Open API usage: calls, errors and refusals per key and day (the last 30 days unless told, at most 366 days)',
+  },
+  body: Obj({ ...PageParams, ...CustParam, startDay: Type.Optional(Day), endDay: Type.Optional(Day) }),
+  response: Type.Object({
+    list: Type.Array(ApiUsageDay),
+    total: Type.Integer(),
+    current: Type.Integer(),
+    pageSize: Type.Integer(),
+    /** totals over the whole range (every page) */
+    sum: Type.Object({ calls: Type.Integer(), errors: Type.Integer(), refused: Type.Integer() }),
+    startDay: Type.String(),
+    endDay: Type.String(),
+  }),
+});
+
+export const ApiSubscription = Type.Object({
+  custId: Type.Integer(),
+  callbackUrl: Nullable(Type.String()),
+  /** WebhookEventType values the callback address receives */
+  eventTypes: Type.Array(Type.Integer()),
+  updatedAt: Nullable(Type.String()),
+});
+
+export const getApiSubscription = endpoint({
+  name: 'openapi/subscribe/query', method: 'POST', auth: 'session', perm, kind: 'query', tag,
+  summary: { zh: '能力订阅：回调地址接收哪些事件', en: 'Ability subscription: which events the callback address receives' },
+  body: Obj(CustParam), response: ApiSubscription,
+});
+
+export const saveApiSubscription = endpoint({
+  name: 'openapi/subscribe/save', method: 'POST', auth: 'session', perm, kind: 'mutation', tag,
+  summary: {
+    zh: '保存能力订阅（一个客户一个回调地址；订阅事件前须有回调地址）',
+    en: 'Save the ability subscription (one callback address per customer; events need an address)',
+  },
+  body: Obj({
+    ...CustParam,
+    callbackUrl: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+    eventTypes: Type.Array(Type.Integer({ minimum: 1, maximum: 99 }), { maxItems: 20 }),
+  }),
+  response: Nothing,
 });

@@ -30,6 +30,8 @@ export const BatchPerm = {
   PoolManage: 2060001,
   /** Shortcuts › Batch change status */
   BatchStatus: 6080000,
+  /** its button: batch SMS (issue 15, docs/sms.md) */
+  BatchSms: 2030003,
 } as const;
 const P = BatchPerm;
 const ANY = [P.CardBatch, P.DataRecovery, P.StandardSim, P.BatchStatus, P.Pools];
@@ -43,10 +45,11 @@ export const BatchType = defineEnum({
   StandardCard: { value: 6, zh: '标准卡操作', en: 'Standard-card operation' },
   PoolJoin: { value: 7, zh: '加入流量池', en: 'Join pool' },
   PoolLeave: { value: 8, zh: '移出流量池', en: 'Leave pool' },
+  Sms: { value: 9, zh: '批量短信', en: 'Batch SMS' },
 });
 /** The pool change types (the pool change screens list these; pool.ts). */
 export const POOL_BATCH_TYPES: readonly number[] = [7, 8];
-export const BATCH_TYPE_MAX = 8;
+export const BATCH_TYPE_MAX = 9;
 export type BatchTypeValue = (typeof BatchType.values)[number];
 
 /** Which permission codes allow which batch type (any one is enough); checked by the server on every call. */
@@ -59,6 +62,7 @@ export const BATCH_TYPE_PERMS: Readonly<Record<number, readonly number[]>> = {
   [BatchType.StandardCard]: [P.CardBatch, P.StandardSim],
   [BatchType.PoolJoin]: [P.PoolManage],
   [BatchType.PoolLeave]: [P.PoolManage],
+  [BatchType.Sms]: [P.BatchSms],
 };
 
 export const BatchSource = defineEnum({
@@ -123,6 +127,8 @@ export const BatchParams = Obj({
   labelIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: BATCH_LABELS_MAX })),
   /** written to each card's history */
   reason: Type.Optional(Type.String({ maxLength: CARD_CHANGE_REASON_MAX })),
+  /** batch SMS: the message (one part: 160 GSM 7-bit characters or 70 others; sms.smsLength) */
+  content: Type.Optional(Type.String({ maxLength: 160 })),
 });
 
 export const BatchSummary = Type.Object({
@@ -142,6 +148,7 @@ export const BatchSummary = Type.Object({
     reason: Type.Optional(Type.String()),
     poolId: Type.Optional(Type.Integer()),
     poolName: Type.Optional(Type.String()),
+    content: Type.Optional(Type.String()),
   }),
   source: Type.Integer(),
   /** the uploaded file's name, when the cards came from a file */

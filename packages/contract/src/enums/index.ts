@@ -14,3 +14,5 @@ export * from './credit.ts';
 export * from './billing.ts';
 export * from './channelbill.ts';
 export * from './billautomate.ts';
+export * from './webhook-event.ts';
+export * from './autorule.ts';

@@ -11,44 +11,58 @@ import { pageOf, iso } from '../../platform/paging.ts';
 import { check, blankToNull } from '../../platform/validate.ts';
 import { customers } from '../account/tables.ts';
 import { apiConfigs, apiKeys, userIps } from './tables.ts';
+import { secretBoxFor } from '../network/opconfig/secrets.ts';
+import { secretPurpose } from './signed-calls.ts';
+import { usageRoutes } from './usage-routes.ts';
+import { subscriptionRoutes } from './subscription-routes.ts';
 
 /**
- * The customer's open API access: key (secret shown once, stored hashed), callback address, and the IP
- * whitelist. Staff act for a customer they name; customers for their own customer, or one of their tree they
- * name (a second-level customer only itself).
+ * The customer a call about open API access is for: staff name one; customers act for their own customer, or one of
+ * their tree they name (a second-level customer only itself). One outside the caller's scope is "not found".
+ */
+export async function customerInScope(db: AppDeps['db'], ctx: Pick<SessionContext, 'actor' | 'lang'>, custId: number | undefined) {
+  const actor = ctx.actor;
+  // a named customer outside the caller's scope is refused below like a missing one, never replaced by its own
+  const id = custId ?? actor.custId;
+  if (id == null) {
+    throw new AppError(ErrorCode.Validation, { field: 'custId', reason: ctx.lang === 'zh' ? '请选择客户' : 'choose a customer' }, 400, { field: 'custId' });
+  }
+  const [c] = await db
+    .select({ custId: customers.custId, rootCustId: customers.rootCustId, custName: customers.custName })
+    .from(customers)
+    .where(and(eq(customers.custId, id), tenantFilter(actor, customers)));
+  if (!c) throw notFound();
+  return c;
+}
+
+/**
+ * The customer's open API access: key (secret shown once; kept sealed, so signed calls can be verified, and hashed),
+ * callback address, and the IP whitelist, enforced on signed calls (signed-calls.ts); usage per key and day
+ * (usage-routes.ts) and the ability subscription (subscription-routes.ts).
  */
 export function openApiRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps;
-
-  const customerFor = async (ctx: SessionContext, custId: number | undefined) => {
-    const actor = ctx.actor;
-    // a named customer outside the caller's scope is refused below like a missing one, never replaced by its own
-    const id = custId ?? actor.custId;
-    if (id == null) {
-      throw new AppError(ErrorCode.Validation, { field: 'custId', reason: ctx.lang === 'zh' ? '请选择客户' : 'choose a customer' }, 400, { field: 'custId' });
-    }
-    const [c] = await db
-      .select({ custId: customers.custId, rootCustId: customers.rootCustId, custName: customers.custName })
-      .from(customers)
-      .where(and(eq(customers.custId, id), tenantFilter(actor, customers)));
-    if (!c) throw notFound();
-    return c;
-  };
+  const customerFor = (ctx: Pick<SessionContext, 'actor' | 'lang'>, custId: number | undefined) => customerInScope(db, ctx, custId);
 
   bind(app, deps, api.getApiKey, async (b, ctx) => {
     const c = await customerFor(ctx, b.custId);
     const [k] = await db.select().from(apiKeys).where(eq(apiKeys.custId, c.custId));
-    return { custId: c.custId, custName: c.custName, appKey: k?.appKey ?? null, secretHint: k ? `****${k.secretHint}` : null, createdAt: iso(k?.createdAt), rotatedAt: iso(k?.rotatedAt) };
+    return {
+      custId: c.custId, custName: c.custName, appKey: k?.appKey ?? null, secretHint: k ? `****${k.secretHint}` : null,
+      createdAt: iso(k?.createdAt), rotatedAt: iso(k?.rotatedAt), canSign: !!k?.secretSealed,
+    };
   });
 
   bind(app, deps, api.rotateApiKey, async (b, ctx) => {
     const c = await customerFor(ctx, b.custId);
     const appSecret = crypto.randomBytes(24).toString('base64url');
     const secretHash = crypto.createHash('sha256').update(appSecret).digest('hex');
+    // the server recomputes each signed call's HMAC, so it keeps the secret itself, sealed with the installation key
+    const secretSealed = secretBoxFor(deps.config).seal(appSecret, secretPurpose(c.custId));
     return db.transaction(async (tx) => {
       const [before] = await tx.select().from(apiKeys).where(eq(apiKeys.custId, c.custId));
       const appKey = before?.appKey ?? `lx${crypto.randomBytes(8).toString('hex')}`;
-      const values = { custId: c.custId, rootCustId: c.rootCustId, appKey, secretHash, secretHint: appSecret.slice(-4) };
+      const values = { custId: c.custId, rootCustId: c.rootCustId, appKey, secretHash, secretHint: appSecret.slice(-4), secretSealed };
       const [after] = before
         ? await tx.update(apiKeys).set({ ...values, rotatedAt: new Date() }).where(eq(apiKeys.custId, c.custId)).returning()
         : await tx.insert(apiKeys).values(values).returning();
@@ -130,6 +144,9 @@ export function openApiRoutes(app: FastifyInstance, deps: AppDeps) {
   };
   bind(app, deps, api.openUserIp, setOpen(true));
   bind(app, deps, api.stopUserIp, setOpen(false));
+  usageRoutes(app, deps, customerFor);
+  subscriptionRoutes(app, deps, customerFor);
+
   bind(app, deps, api.deleteUserIp, async (b, ctx) => {
     const before = await mine(ctx, b.id);
     await db.transaction(async (tx) => {

@@ -6,6 +6,7 @@ import type { SessionContext } from '../../platform/context.ts';
 import { bindExport, sizeColumns, type ExportColumn } from '../../platform/exports.ts';
 import { UsageService } from './usage-service.ts';
 import { runUsageFeed } from './usage-feed.ts';
+import { AUTORULE_FEED_QUEUE } from '../automation/routes.ts';
 import { dropExpiredSessionPartitions, ensureUsagePartitions } from './usage-partitions.ts';
 import { checkAllPools } from '../pool/pool-usage.ts';
 
@@ -84,6 +85,9 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
     // new usage: the pools' rule right away (it also runs every 15 minutes on its own, pool-routes.ts)
     if (runs.some((r) => r.ran && r.windows > 0)) {
       await checkAllPools(feedDeps, { log: (err, poolId) => app.log.error({ err, poolId }, 'pool usage check failed') });
+      // and the automation rules' threshold check (docs/automation.md): an alert within minutes of the crossing
+      await deps.jobs.send(AUTORULE_FEED_QUEUE, {}, { singletonKey: 'autorule-feed-check', singletonSeconds: 30 })
+        .catch((err: unknown) => app.log.warn({ err }, 'rule check after the usage feed not kicked; its minute schedule takes it'));
     }
   }, { retryLimit: 0, expireInSeconds: 10 * 60 });
   deps.jobs.schedule(USAGE_FEED_QUEUE, minutes > 0 ? '* * * * *' : null);

@@ -32,5 +32,8 @@ import billautomate from './billautomate.ts';
 import operatebill from './operatebill.ts';
 import channelbill from './channelbill.ts';
 import withholding from './withholding.ts';
+import sms from './sms.ts';
+import datapush from './datapush.ts';
+import autorule from './autorule.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding, sms, datapush, autorule };

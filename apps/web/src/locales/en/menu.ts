@@ -38,6 +38,7 @@ const en: Messages<typeof zh> = {
   shortcutsNotification: 'Announcements',
   // batch menu keys
   cardBatchOperate: 'Batch operations',
+  cardSms: 'SMS',
   cardBatchDetail: 'Batch detail',
   shortcutsBatchOperate: 'Batch change status',
   shortcutsBatchDetail: 'Batch change status detail',
@@ -86,6 +87,13 @@ const en: Messages<typeof zh> = {
   billingChannelBillDetail: 'Channel bill',
   billingAutoLedger: 'Automated ledger',
   billingAutoLedgerDetail: 'Automated ledger detail',
+  // auto rule (issue 15)
+  autorule: 'Automation rules',
+  autoruleList: 'Rules',
+  autoruleDetail: 'Rule detail',
+  autoruleAlarm: 'Trigger records',
+  autoruleAlarmDetail: 'Trigger record',
+  autoruleExecute: 'Execution detail',
   // commserv menu keys
   operatorCommserv: 'Communication services',
   operatorCommservDetail: 'Communication service detail',
@@ -142,5 +150,6 @@ const en: Messages<typeof zh> = {
   systemRole: 'Roles',
   systemRoleDetail: 'Role detail',
   systemUserBehavior: 'User behaviour log',
+  systemDataPush: 'File push',
 };
 export default en;

@@ -36,6 +36,7 @@ export default {
   shortcutsNotification: '公告管理',
   // batch menu keys
   cardBatchOperate: '批量操作',
+  cardSms: '短信',
   cardBatchDetail: '批量操作详情',
   shortcutsBatchOperate: '批量变更状态',
   shortcutsBatchDetail: '批量变更状态详情',
@@ -84,6 +85,13 @@ export default {
   billingChannelBillDetail: '渠道账单详情',
   billingAutoLedger: '自动出账',
   billingAutoLedgerDetail: '自动出账详情',
+  // auto rule (issue 15)
+  autorule: '自动化规则',
+  autoruleList: '规则列表',
+  autoruleDetail: '规则详情',
+  autoruleAlarm: '触发记录',
+  autoruleAlarmDetail: '触发详情',
+  autoruleExecute: '执行详情',
   // commserv menu keys
   operatorCommserv: '通信服务',
   operatorCommservDetail: '通信服务详情',
@@ -140,4 +148,5 @@ export default {
   systemRole: '角色管理',
   systemRoleDetail: '角色详情',
   systemUserBehavior: '用户行为日志',
+  systemDataPush: '文件推送',
 };

@@ -16,6 +16,7 @@ import { loadCardPlan, snapshotOf, type CardRow } from '../lifecycle/card-servic
 import { transition, type CardAction, type CardPlan, type StateActionType, type ZoneTarget } from '../lifecycle/engine.ts';
 import { labelFitsCard, labelsForBatch, type BatchLabel } from './labels.ts';
 import { isPoolBatch, poolForBatch, poolNames, poolVerdict, type BatchPool } from '../../pool/pool-members.ts';
+import { isSmsBatch, smsBatchParams, smsGatewayOperators, smsVerdict } from '../../sms/batch.ts';
 
 const { BatchType, BatchVerdict, BATCH_TYPE_PERMS } = batch;
 type Params = BodyOf<typeof batch.validateBatch>['params'];
@@ -36,6 +37,9 @@ export interface BatchOp {
   /** pool join / leave */
   poolId?: number;
   poolName?: string;
+  /** batch SMS: the message and its encoding (docs/sms.md) */
+  content?: string;
+  encoding?: number;
   reason?: string;
 }
 
@@ -113,6 +117,8 @@ export async function checkParams(ex: Executor, p: Params, actor: Actor): Promis
       if (!pool) throw new AppError(ErrorCode.PoolNotFound);
       return { type: p.type, poolId: pool.poolId, poolName: pool.name, reason };
     }
+    case BatchType.Sms:
+      return { type: p.type, ...smsBatchParams(p.content), reason };
     default:
       throw need('type', '不支持的操作类型', 'is not a batch type');
   }
@@ -137,6 +143,8 @@ export class Classifier {
   private zonePlan: number | null = null;
   private labels: Map<number, BatchLabel> | null = null;
   private pool: BatchPool | null = null;
+  /** batch SMS: the operators whose cards have an access configuration to send through */
+  private smsGateways = new Set<number>();
   private poolNames = new Map<number, string>();
   private blocked = new Set<string>();
   /** plans of the chunk's cards with a pending price change (the engine's snapshot needs it) */
@@ -157,6 +165,7 @@ export class Classifier {
       c.pool = await poolForBatch(ex, op.poolId ?? 0, actor);
       if (!c.pool) throw new AppError(ErrorCode.PoolNotFound);
     }
+    if (isSmsBatch(op.type)) c.smsGateways = await smsGatewayOperators(ex);
     return c;
   }
 
@@ -179,6 +188,7 @@ export class Classifier {
     const valid: Verdict = { verdict: BatchVerdict.Valid };
     if (op.type === BatchType.Labels) return this.classifyLabels(row);
     if (isPoolBatch(op.type)) return poolVerdict(op.type, this.pool!, row, this.poolNames);
+    if (isSmsBatch(op.type)) return smsVerdict(row, this.smsGateways);
     if (op.type === BatchType.StandardCard && row.operationMode === PlanOperationMode.Professional) {
       return { verdict: BatchVerdict.Invalid, code: ErrorCode.BatchStandardOnly };
     }

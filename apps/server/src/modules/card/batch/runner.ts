@@ -21,6 +21,7 @@ import { labelFitsCard, labelsForBatch, type BatchLabel } from './labels.ts';
 import type { CardAction, CardPlan } from '../lifecycle/engine.ts';
 import { applyPoolChunk, isPoolBatch } from '../../pool/pool-members.ts';
 import { checkPool } from '../../pool/pool-usage.ts';
+import { applySmsChunk, isSmsBatch } from '../../sms/batch.ts';
 
 const { BatchType, BatchState, BatchItemStatus } = batch;
 
@@ -159,6 +160,7 @@ export class BatchRunner {
       if (!items.length) return 0;
       const outcomes = run.op.type === BatchType.Labels ? await this.labels(tx, run, items)
         : isPoolBatch(run.op.type) ? await applyPoolChunk(tx, run.who.ctx, run.batchId, run.op, items)
+        : isSmsBatch(run.op.type) ? await applySmsChunk(tx, this.deps, run.who.ctx, run.batchId, run.op, items)
         : await this.cards(tx, run, items);
       const col = (f: (o: Outcome) => unknown) => sql.param(outcomes.map(f));
       await tx.execute(sql`

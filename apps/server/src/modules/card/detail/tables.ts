@@ -21,6 +21,14 @@ export const cardSms = pgTable(
     createdBy: text('created_by'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    // the SMS centre (migration 0047, docs/sms.md)
+    source: smallint('source').notNull().default(1),
+    batchId: uuid('batch_id'),
+    encoding: smallint('encoding'),
+    submittedAt: ts('submitted_at'),
+    reportCode: text('report_code'),
+    reportAt: ts('report_at'),
+    ref: text('ref'),
   },
   (t) => [primaryKey({ columns: [t.iccid, t.smsId] })],
 );

@@ -3,7 +3,7 @@
 // as its offer says (requireOffer: the engine's gate plus the card's plan, MSISDN and SMS route), then state, plan
 // and contract changes go through the lifecycle engine (applyCardAction); this file also finds what the card's
 // customer may choose and refuses the rest.
-import { and, asc, desc, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, desc, count, eq, inArray } from 'drizzle-orm';
 import {
   BASE_TARIFFS, ErrorCode, NetworkType, PlanStatus, TariffType, carddetail as api, type BodyOf,
 } from '@lynx/contract';
@@ -12,20 +12,20 @@ import { AppError } from '../../../platform/errors.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { SessionContext } from '../../../platform/context.ts';
 import { iso, pageOf } from '../../../platform/paging.ts';
-import { gatewayOfAccount } from '../../network/opconfig/service.ts';
-import { secretBoxFor } from '../../network/opconfig/secrets.ts';
 import { operatorAccounts } from '../../network/opconfig/tables.ts';
 import { basicPlans, planReleases, planZones } from '../../plan/plan-tables.ts';
 import { cards } from '../card-tables.ts';
 import { cardSms } from '../detail/tables.ts';
 import { applyCardAction, loadCardPlan, snapshotOf, type CardServiceDeps } from './card-service.ts';
 import { cardActionOffers, offerOf, offerOut, type CardDetailAction, type OfferFacts } from './offers.ts';
-import type { SecretBox } from '../../network/opconfig/secrets.ts';
 import { isInstalledAdapter } from '../../../operators/registry.ts';
 import { apnNamesOf, basicInfo, visibleCard, type CardRow } from '../detail/detail.ts';
 import { setCardLabels } from '../labels.ts';
+import { SmsService } from '../../sms/service.ts';
+import { smsReportKick } from '../../sms/routes.ts';
+import type { Jobs } from '../../../platform/jobs.ts';
 
-const { SmsStatus, smsMaxLength } = api;
+const { smsMaxLength } = api;
 
 type Who = { kind: 'user'; ctx: SessionContext };
 const user = (ctx: SessionContext): Who => ({ kind: 'user', ctx });
@@ -64,16 +64,8 @@ export function eventPackOptions(ex: Executor, row: CardRow) {
   return releasedPlans(ex, row, [TariffType.EventPack]);
 }
 
-/** The access configuration an SMS to a card of this operator goes through (the operator's oldest), and its gateway. */
-async function smsRouteOf(ex: Executor, box: SecretBox, operatorId: number) {
-  const [account] = await ex.select().from(operatorAccounts).where(eq(operatorAccounts.operatorId, operatorId)).orderBy(asc(operatorAccounts.operAccountId)).limit(1);
-  const gateway = account ? gatewayOfAccount(box, account) : null;
-  return account && gateway ? { account, gateway } : null;
-}
-
 export function cardActions(deps: CardServiceDeps) {
   const db = deps.db;
-  const box = secretBoxFor(deps.config);
 
   // whether an SMS has a way out: an access configuration of the card's operator with an installed adapter. Its
   // credentials are opened only when sending (an offer must not fail because a stored secret cannot be opened).
@@ -171,8 +163,9 @@ export function cardActions(deps: CardServiceDeps) {
     },
 
     /**
-     * Sends an SMS: stored as "sending" first (so a crash leaves a true record), then submitted through the
-     * card operator's access configuration, then updated with the operator's answer.
+     * Sends an SMS through the SMS centre's one path (modules/sms, docs/sms.md): stored as "sending" first (so a crash
+     * leaves a true record), submitted through the card operator's access configuration under the message's own id,
+     * then updated with the operator's answer; the delivery report moves it on later.
      */
     async sendSms(b: BodyOf<typeof api.sendCardSms>, ctx: SessionContext) {
       const content = b.content;
@@ -181,35 +174,8 @@ export function cardActions(deps: CardServiceDeps) {
       const row = await visibleCard(db, ctx.actor, b.iccid);
       // on the network (test or activated), an MSISDN, an access configuration to send through
       await requireOffer(row, 'sendSms');
-      const route = await smsRouteOf(db, box, row.operatorId);
-      if (!route || !row.msisdn) throw new AppError(ErrorCode.SmsNoGateway);
-      const { account, gateway } = route;
-      const msisdn = row.msisdn;
-
-      const sms = await db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(cardSms)
-          .values({
-            iccid: row.iccid, msisdn, content, status: SmsStatus.Sending, operAccountId: account.operAccountId,
-            custId: row.custId, rootCustId: row.rootCustId, createdBy: ctx.actor.loginName,
-          })
-          .returning();
-        await audit(tx, ctx, { entity: 'cardSms', entityId: `${row.iccid}/${created.smsId}`, custId: row.custId, rootCustId: row.rootCustId, after: created });
-        return created;
-      });
-      const sent = await gateway.sendSms({ iccid: row.iccid, msisdn, content });
-      const outcome: Partial<typeof cardSms.$inferInsert> = sent.ok
-        ? {
-          status: sent.data.delivered === true ? SmsStatus.Sent : sent.data.delivered === false ? SmsStatus.SendFailed : SmsStatus.Submitted,
-          messageId: sent.data.messageId, failReason: sent.data.delivered === false ? (sent.data.deliveryError ?? null) : null,
-        }
-        : { status: SmsStatus.SubmitFailed, failReason: `${sent.code}: ${sent.message}`.slice(0, 500) };
-      const [after] = await db
-        .update(cardSms)
-        .set({ ...outcome, updatedAt: new Date() })
-        .where(and(eq(cardSms.iccid, sms.iccid), eq(cardSms.smsId, sms.smsId), ne(cardSms.status, SmsStatus.Sent)))
-        .returning();
-      return smsOut(after ?? sms);
+      const sms = new SmsService(deps, smsReportKick((deps as { jobs?: Jobs }).jobs));
+      return smsOut(await sms.sendToCard(b, ctx));
     },
   };
 }

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { NetworkType, batch, carddata, cardcat, plan, pool, type BodyOf } from '@lynx/contract';
 import { call } from '../../../request/http.ts';
 import { usePerm } from '../../../components/PermButton.tsx';
+import { SmsContentField } from '../sms/SmsContentField.tsx';
 
 const { BatchType } = batch;
 type Params = BodyOf<typeof batch.validateBatch>['params'];
@@ -25,6 +26,8 @@ export function paramsOf(v: Record<string, any>): Params {
     case BatchType.PoolJoin:
     case BatchType.PoolLeave:
       return { type, poolId: v.poolId, ...reason };
+    case BatchType.Sms:
+      return { type, content: v.content ?? '', ...reason };
     default:
       return { type, action: v.action, ...reason };
   }
@@ -122,6 +125,7 @@ export function OperationFields({ form, types, locked = [] }: { form: FormInstan
             options={(pools.data ?? []).map((p) => ({ value: p.poolId, label: p.name }))} data-testid="batch-pool" />
         </Form.Item>
       )}
+      {type === BatchType.Sms && <SmsContentField form={form} />}
       {type === BatchType.DataRecovery && <Alert type="info" showIcon style={{ marginBottom: 16 }} title={W('recoveryHint')} />}
       <Form.Item name="reason" label={W('reason')} extra={W('reasonHint')}>
         <Input.TextArea maxLength={carddata.CARD_CHANGE_REASON_MAX} showCount autoSize={{ minRows: 1, maxRows: 3 }} />

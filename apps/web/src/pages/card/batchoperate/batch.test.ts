@@ -23,6 +23,7 @@ describe('batch screens (pure)', () => {
     expect(paramsOf({ type: BatchType.Zone, zoneOp: 'permit', targetKind: 'network', zoneId: 7, networkType: 2 })).toMatchObject({ targetKind: 'network', targetId: 2 });
     expect(paramsOf({ type: BatchType.Labels, labelOp: 'replace' })).toEqual({ type: 4, labelOp: 'replace', labelIds: [] });
     expect(paramsOf({ type: BatchType.DataRecovery, action: 'activate', reason: ' 恢复 ' })).toEqual({ type: 5, reason: '恢复' });
+    expect(paramsOf({ type: BatchType.Sms, content: 'REBOOT', action: 'activate', reason: ' ' })).toEqual({ type: 9, content: 'REBOOT' });
   });
 
   it('turns the list search into filters', () => {
@@ -43,6 +44,9 @@ describe('batch screens (pure)', () => {
     expect(typesFor('card', only(BatchPerm.CardBatch))).toEqual([BatchType.StatusChange, BatchType.Labels, BatchType.DataRecovery, BatchType.StandardCard]);
     expect(typesFor('card', only(BatchPerm.CardBatch, BatchPerm.ZoneChange, BatchPerm.BatchOrder))).toHaveLength(6);
     expect(typesFor('status', only(BatchPerm.BatchStatus))).toEqual([BatchType.StatusChange]);
+    // batch SMS with its own button code (2030003, docs/sms.md)
+    expect(typesFor('card', only(BatchPerm.CardBatch, BatchPerm.BatchSms))).toContain(BatchType.Sms);
+    expect(typesFor('card', only(BatchPerm.CardBatch))).not.toContain(BatchType.Sms);
     expect(typesFor('recovery', only(BatchPerm.BatchStatus))).toEqual([]);
     expect(scopeFor(BatchType.DataRecovery, only(BatchPerm.DataRecovery))).toBe('recovery');
     expect(scopeFor(BatchType.DataRecovery, only(BatchPerm.CardBatch, BatchPerm.DataRecovery))).toBe('card');

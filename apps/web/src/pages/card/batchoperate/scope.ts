@@ -84,6 +84,8 @@ export function operationText(b: Pick<BatchSummary, 'type' | 'params'>, t: TFunc
     case BatchType.PoolJoin:
     case BatchType.PoolLeave:
       return O(b.type === BatchType.PoolJoin ? 'poolJoin' : 'poolLeave', { pool: p.poolName ?? p.poolId ?? '-' });
+    case BatchType.Sms:
+      return t('sms.batchOp', { content: p.content ?? '' });
     default:
       return p.action ? t(`batch.action.${p.action}`) : '-';
   }

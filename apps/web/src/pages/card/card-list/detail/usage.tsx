@@ -3,8 +3,8 @@ import { Card, Col, Empty, Row, Statistic, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { NetworkType, carddetail, formatDateRange, formatDateTime, formatDuration, formatSize, usage, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
-import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { QuotaBar, useCardQuery, useLang } from './sections.tsx';
+import { SmsStateTag } from '../../sms/shared.tsx';
 
 const dt = (v: string | null | undefined) => (v ? formatDateTime(v) : '-');
 
@@ -58,7 +58,6 @@ export function SmsTab({ iccid }: { iccid: string }) {
     queryKey: [carddetail.getCardSmsPage.name, iccid, page],
     queryFn: ({ signal }) => call(carddetail.getCardSmsPage, { iccid, ...page }, { signal }),
   });
-  const colors: Record<number, string> = { 1: 'processing', 2: 'blue', 3: 'success', 4: 'error', 5: 'error' };
   return (
     <Table size="small" rowKey="smsId" loading={q.isFetching} dataSource={q.data?.list ?? []} scroll={{ x: 900 }}
       locale={{ emptyText: <Empty description={S('empty')} /> }}
@@ -67,7 +66,8 @@ export function SmsTab({ iccid }: { iccid: string }) {
         { title: withZoneLabel(S('createdAt')), dataIndex: 'createdAt', width: 170, render: dt },
         { title: S('direction'), dataIndex: 'direction', width: 140, render: (v: number) => carddetail.SmsDirection.label(v, lang) },
         { title: S('content'), dataIndex: 'content' },
-        { title: S('status'), dataIndex: 'status', width: 120, render: (v: number) => <StatusTag enumOf={carddetail.SmsStatus} value={v} colors={colors} /> },
+        // a message from the device is "received", not one of the send states (docs/sms.md)
+        { title: S('status'), dataIndex: 'status', width: 120, render: (_: number, r: { direction: number; status: number }) => <SmsStateTag row={r} /> },
         { title: S('createdBy'), dataIndex: 'createdBy', width: 110, render: (v: string | null) => v ?? '-' },
         { title: S('failReason'), dataIndex: 'failReason', width: 200, render: (v: string | null) => v ?? '-' },
       ]} />

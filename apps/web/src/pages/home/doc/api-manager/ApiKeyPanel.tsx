@@ -67,6 +67,9 @@ function KeyCard({ custId }: { custId: number | undefined }) {
   );
   return (
     <>
+      {d.appKey && !d.canSign && (
+        <Alert type="warning" showIcon title={t(k('cannotSign'))} description={t(k('cannotSignHint'))} style={{ marginBottom: 12 }} data-testid="api-key-cannot-sign" />
+      )}
       {d.appKey ? (
         <Descriptions
           title={t(k('title'))}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Collapse, Descriptions, Empty, Input, Result, Skeleton, Space, Table, Tag, Typography } from 'antd';
-import { ExportOutlined, LockOutlined, SearchOutlined, UnlockOutlined } from '@ant-design/icons';
+import { ExportOutlined, KeyOutlined, LockOutlined, SearchOutlined, UnlockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { allPermissions, errorMessages, type Lang } from '@lynx/contract';
@@ -30,6 +30,7 @@ function EndpointBody({ e, lang }: { e: ApiEndpoint; lang: Lang }) {
         ) : (
           <Tag icon={<LockOutlined />} color="blue">{t(r('session'))}</Tag>
         )}
+        {e.openApi && <Tag icon={<KeyOutlined />} color="purple">{t(r('openApi'))}</Tag>}
         {e.perms.length > 0 && <Typography.Text type="secondary">{t(r('anyOf'))}</Typography.Text>}
         {e.perms.map((code) => (
           <Tag key={code}>
@@ -80,7 +81,7 @@ export function ApiReference() {
                 bordered
                 size="small"
                 column={1}
-                items={(['envelope', 'params', 'auth', 'lists', 'limit'] as const).map((k) => ({ key: k, label: t(r(k)), children: t(r(`${k}Desc`)) }))}
+                items={(['envelope', 'params', 'auth', 'signed', 'lists', 'limit'] as const).map((k) => ({ key: k, label: t(r(k)), children: t(r(`${k}Desc`)) }))}
               />
             ),
           },
@@ -142,6 +143,7 @@ export function ApiReference() {
                     <Tag color={METHOD_COLORS[e.method] ?? 'default'} style={{ width: 52, textAlign: 'center', marginInlineEnd: 0 }}>{e.method}</Tag>
                     <Typography.Text code style={{ wordBreak: 'break-all' }}><Highlight text={e.path} keyword={keyword} /></Typography.Text>
                     <Typography.Text type="secondary"><Highlight text={e.summary[lang]} keyword={keyword} /></Typography.Text>
+                    {e.openApi && <Tag color="purple" style={{ marginInlineEnd: 0 }}>{t(r('openApiShort'))}</Tag>}
                   </div>
                 ),
                 children: <EndpointBody e={e} lang={lang} />,

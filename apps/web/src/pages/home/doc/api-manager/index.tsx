@@ -1,16 +1,19 @@
 import { useState } from 'react';
 import { Tabs, Typography } from 'antd';
-import { ApiOutlined, KeyOutlined, SafetyOutlined } from '@ant-design/icons';
+import { ApiOutlined, BarChartOutlined, KeyOutlined, NotificationOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ApiReference } from './ApiReference.tsx';
 import { ApiKeyPanel } from './ApiKeyPanel.tsx';
 import { IpWhitelist } from './IpWhitelist.tsx';
 import { CustomerScope } from './CustomerScope.tsx';
+import { Subscription } from './Subscription.tsx';
+import { ApiUsage } from './ApiUsage.tsx';
 import { withLocaleArea } from '../../../../components/LocaleArea.tsx';
 
 /**
  * /home/doc/api-manager (permission 1000001): the live API reference, the customer's API key and
- * configuration, and its IP whitelist. Staff choose the customer once for both customer tabs.
+ * configuration, its IP whitelist, its ability subscription and its API usage per key and day. Staff choose the
+ * customer once for all customer tabs.
  */
 function ApiManagerPage() {
   const { t } = useTranslation();
@@ -35,6 +38,18 @@ function ApiManagerPage() {
             label: t('doc.api.tabs.whitelist'),
             icon: <SafetyOutlined />,
             children: <CustomerScope custId={custId} onChange={setCustId}>{(id) => <IpWhitelist key={id ?? 'self'} custId={id} />}</CustomerScope>,
+          },
+          {
+            key: 'subscribe',
+            label: t('doc.api.tabs.subscribe'),
+            icon: <NotificationOutlined />,
+            children: <CustomerScope custId={custId} onChange={setCustId}>{(id) => <Subscription key={id ?? 'self'} custId={id} />}</CustomerScope>,
+          },
+          {
+            key: 'usage',
+            label: t('doc.api.tabs.usage'),
+            icon: <BarChartOutlined />,
+            children: <CustomerScope custId={custId} onChange={setCustId}>{(id) => <ApiUsage key={id ?? 'self'} custId={id} />}</CustomerScope>,
           },
         ]}
       />

@@ -10,6 +10,8 @@ interface Operation {
   description?: string;
   tags?: string[];
   security?: unknown[];
+  /** the server marks the endpoints a call signed with an AppKey may reach (the open API) */
+  'x-open-api'?: boolean;
   parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { description?: string; content?: Record<string, { schema?: JsonSchema }> }>;
@@ -27,6 +29,8 @@ export interface ApiEndpoint {
   tag: string;
   summary: { zh: string; en: string };
   isPublic: boolean;
+  /** also callable with an AppKey signature (docs/open-api.md) */
+  openApi: boolean;
   /** the caller needs any one of these; empty: any signed-in user */
   perms: number[];
   request: { kind: 'json' | 'multipart' | 'query' | 'none'; schema?: JsonSchema };
@@ -67,6 +71,7 @@ export function parseEndpoints(doc: OpenApiDoc): ApiEndpoint[] {
         tag: op.tags?.[0] ?? 'other',
         summary: { en: op.summary ?? '', zh: zhLine?.trim() || op.summary || '' },
         isPublic,
+        openApi: op['x-open-api'] === true,
         perms: permMatch ? permMatch[1].split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0) : [],
         request,
         response: envelope ? { kind: 'envelope', data: envelope.properties?.data } : { kind: 'file' },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { constraintsOf, flattenSchema, typeOf, viewOf, type JsonSchema } from './schema.ts';
 import { filterEndpoints, groupByTag, parseEndpoints, type OpenApiDoc } from './openapi.ts';
+import dayjs from 'dayjs';
+import { usageFilters } from './ApiUsage.tsx';
 
 const str = (extra: JsonSchema = {}): JsonSchema => ({ type: 'string', ...extra });
 const nullable = (s: JsonSchema): JsonSchema => ({ anyOf: [s, { type: 'null' }] });
@@ -133,5 +135,27 @@ describe('parseEndpoints', () => {
     expect(filterEndpoints(list, 'log in').map((e) => e.tag)).toEqual(['auth']);
     expect(filterEndpoints(list, '  ')).toHaveLength(3);
     expect(groupByTag(list).map((g) => g.tag)).toEqual(['apiservice', 'system', 'auth']);
+  });
+});
+
+describe('open API marks', () => {
+  it('reads x-open-api: an endpoint a signed call may reach', () => {
+    const marked = parseEndpoints({
+      paths: {
+        '/api/cmp/core/sim/simQuery/getSimListPage': { post: { summary: 'Card list', description: '卡列表\n\nNeeds a session.', security: [{ token: [] }, { signedAppKey: [] }], 'x-open-api': true } },
+        '/api/cmp/openapi/key/query': { post: { summary: 'API key', description: 'API 密钥\n\nNeeds a session.', security: [{ token: [] }] } },
+      },
+    });
+    expect(marked.map((e) => [e.path, e.openApi, e.isPublic])).toEqual([
+      ['/api/cmp/core/sim/simQuery/getSimListPage', true, false],
+      ['/api/cmp/openapi/key/query', false, false],
+    ]);
+  });
+});
+
+describe('usage filters', () => {
+  it('sends the chosen dates as business days', () => {
+    expect(usageFilters({ range: [dayjs('2026-11-01'), dayjs('2026-11-28')] })).toEqual({ startDay: '2026-11-01', endDay: '2026-11-28' });
+    expect(usageFilters({ range: null })).toEqual({});
   });
 });

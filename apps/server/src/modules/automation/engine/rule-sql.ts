@@ -1,0 +1,148 @@
+// The conditions of the rule catalogue as SQL over the card tables (docs/automation.md "Catalogue"): for one rule and
+// one chunk of cards (ICCID range), the cards that meet the condition now, each with its once-per key (period_key), what
+// was measured (value) and when the fact happened (event_at). Set-based: one statement per rule and chunk.
+import { sql, type SQL } from 'drizzle-orm';
+import { AutoRuleType, CardActionKind, CardState, PlanCycleUnit, PlanGoodsType, AUTO_RULE_MIN_PREPAID_CYCLE_DAYS } from '@lynx/contract';
+import type { Executor } from '../../../db/client.ts';
+import { rows } from '../sql.ts';
+
+/** A rule as the engine reads it. */
+export interface EngineRule {
+  ruleId: number;
+  ruleType: number;
+  threshold: number | null;
+  states: number[];
+  action: number;
+  targetState: number | null;
+  targetPlanId: number | null;
+  channels: number[];
+  ownerCustId: number | null;
+  ownerRootCustId: number | null;
+  ownerScope: number;
+  scopeCustId: number | null;
+  scopeOperatorId: number | null;
+  scopePlanId: number | null;
+  activeFrom: Date | null;
+  name: string;
+}
+
+export function engineRule(r: Record<string, unknown>): EngineRule {
+  const n = (v: unknown) => (v == null ? null : Number(v));
+  return {
+    ruleId: Number(r.rule_id), ruleType: Number(r.rule_type), threshold: n(r.threshold), states: ((r.states as number[]) ?? []).map(Number),
+    action: Number(r.action), targetState: n(r.target_state), targetPlanId: n(r.target_plan_id), channels: ((r.channels as number[]) ?? []).map(Number),
+    ownerCustId: n(r.owner_cust_id), ownerRootCustId: n(r.owner_root_cust_id), ownerScope: Number(r.owner_scope), scopeCustId: n(r.scope_cust_id),
+    scopeOperatorId: n(r.scope_operator_id), scopePlanId: n(r.scope_plan_id), activeFrom: r.active_from == null ? null : new Date(r.active_from as string),
+    name: String(r.name),
+  };
+}
+
+/** Plans whose prepaid cycle is under 10 days (spec §9): their cards are left out of every rule. */
+export async function excludedPlans(ex: Executor): Promise<number[]> {
+  const list = await rows<{ id: number }>(ex, sql`select goods_release_id as id from basic_plans
+    where goods_type = ${PlanGoodsType.Prepaid} and cycle_unit = ${PlanCycleUnit.Day} and cycle_value < ${AUTO_RULE_MIN_PREPAID_CYCLE_DAYS}`);
+  return list.map((p) => Number(p.id));
+}
+
+const intArray = (v: number[]) => sql`${`{${v.join(',')}}`}::int[]`;
+
+/** The cards a rule may look at (alias `c`): the owner's reach, the rule's narrowing, the excluded plans. */
+export function cardScope(rule: EngineRule, excluded: number[]): SQL {
+  const parts: SQL[] = [];
+  if (rule.ownerScope === 1) parts.push(sql`c.root_cust_id = ${rule.ownerRootCustId}`);
+  if (rule.ownerScope === 2) parts.push(sql`c.cust_id = ${rule.ownerCustId}`);
+  if (rule.scopeCustId != null) parts.push(sql`(c.cust_id = ${rule.scopeCustId} or c.root_cust_id = ${rule.scopeCustId})`);
+  if (rule.scopeOperatorId != null) parts.push(sql`c.operator_id = ${rule.scopeOperatorId}`);
+  if (rule.scopePlanId != null) parts.push(sql`c.goods_release_id = ${rule.scopePlanId}`);
+  if (excluded.length) parts.push(sql`(c.goods_release_id is null or not (c.goods_release_id = any(${intArray(excluded)})))`);
+  return parts.length ? sql.join(parts, sql` and `) : sql`true`;
+}
+
+export interface ChunkArgs {
+  /** ICCID range (lo, hi] */
+  lo: string;
+  hi: string;
+  asOf: Date;
+  /** the business day of asOf */
+  asOfDay: string;
+  /** a feed run: only cards whose usage moved after this instant are looked at for usage sums */
+  changedSince: Date | null;
+  excluded: number[];
+}
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/**
+ * select iccid, cust_id, root_cust_id, period_key, value, event_at: the cards of the chunk that meet the rule's
+ * condition at `asOf`. Event types look at changes after the rule was switched on (active_from) up to asOf.
+ */
+export function triggerSql(rule: EngineRule, a: ChunkArgs): SQL {
+  const base = sql`c.iccid > ${a.lo} and c.iccid <= ${a.hi} and ${cardScope(rule, a.excluded)}`;
+  const asOf = ts(a.asOf);
+  // a feed check looks at the changes since the previous one (an hour's overlap for changes committed late; the key
+  // keeps them once); a scan at every change since the rule was switched on
+  const from = rule.activeFrom ?? a.asOf;
+  const since = ts(a.changedSince && a.changedSince.getTime() - 3600_000 > from.getTime() ? new Date(a.changedSince.getTime() - 3600_000) : from);
+  const n = rule.threshold ?? 0;
+  switch (rule.ruleType) {
+    case AutoRuleType.CycleDue:
+      return sql`select c.iccid, c.cust_id, c.root_cust_id, 'due:' || extract(epoch from c.contract_end_at)::bigint as period_key,
+          to_char(c.contract_end_at, 'YYYY-MM-DD"T"HH24:MI:SSOF') as value, ${asOf} as event_at
+        from cards c where ${base} and c.state = ${CardState.Activated}
+          and c.contract_end_at > ${asOf} and c.contract_end_at <= ${asOf} + make_interval(days => ${n}::int)`;
+    case AutoRuleType.DataUsage:
+      return sql`select c.iccid, c.cust_id, c.root_cust_id, 'cycle:' || c.cycle_from::text as period_key,
+          round(c.cycle_used_bytes::numeric * 100 / c.cycle_quota_bytes, 2)::text as value, ${asOf} as event_at
+        from cards c where ${base} and c.cycle_from is not null and c.cycle_quota_bytes > 0
+          and c.cycle_used_bytes::numeric * 100 >= ${n}::numeric * c.cycle_quota_bytes`;
+    case AutoRuleType.PoolUsage:
+      return sql`select c.iccid, c.cust_id, c.root_cust_id,
+          'pool:' || p.pool_id || ':' || coalesce(extract(epoch from p.cycle_start)::bigint::text, '') as period_key,
+          round(p.used_bytes::numeric * 100 / p.quota_bytes, 2)::text as value, ${asOf} as event_at
+        from cards c join card_pools p on p.pool_id = c.pool_id
+        where ${base} and p.quota_bytes > 0 and p.used_bytes::numeric * 100 >= ${n}::numeric * p.quota_bytes`;
+    case AutoRuleType.NoSession:
+      return sql`select c.iccid, c.cust_id, c.root_cust_id,
+          'silent:' || extract(epoch from coalesce(c.last_session_at, c.activated_at))::bigint as period_key,
+          floor(extract(epoch from (${asOf} - coalesce(c.last_session_at, c.activated_at))) / 3600)::bigint::text as value, ${asOf} as event_at
+        from cards c where ${base} and c.state = ${CardState.Activated}
+          and coalesce(c.last_session_at, c.activated_at) <= ${asOf} - make_interval(hours => ${n}::int)`;
+    case AutoRuleType.ImeiChanged:
+      return sql`select c.iccid, c.cust_id, c.root_cust_id, 'imei:' || x.changed_at::text as period_key, x.new_imei as value, x.changed_at as event_at
+        from cards c join autorule_imei_changes x on x.iccid = c.iccid
+        where ${base} and x.iccid > ${a.lo} and x.iccid <= ${a.hi} and x.changed_at > ${since} and x.changed_at <= ${asOf}`;
+    case AutoRuleType.StateChanged:
+    case AutoRuleType.PlanChanged: {
+      const what = rule.ruleType === AutoRuleType.PlanChanged
+        ? sql`h.action = ${CardActionKind.PlanChanged}`
+        : sql`h.to_state is not null and h.from_state is distinct from h.to_state
+            and (${rule.states.length === 0} or h.to_state = any(${intArray(rule.states)}))`;
+      return sql`select c.iccid, c.cust_id, c.root_cust_id, 'h:' || h.history_id::text as period_key, h.to_state::text as value, h.at as event_at
+        from cards c join card_history h on h.iccid = c.iccid
+        where ${base} and h.iccid > ${a.lo} and h.iccid <= ${a.hi} and h.at > ${since} and h.at <= ${asOf} and ${what}`;
+    }
+    case AutoRuleType.SmsOver: {
+      // a feed check sums only the cards whose SMS moved since the previous check (read off the chunk's new daily rows)
+      const moved = a.changedSince
+        ? sql`join (select distinct x.iccid from card_usage_daily x where x.iccid > ${a.lo} and x.iccid <= ${a.hi}
+            and x.day >= ${dayOf(a.changedSince)}::date and x.day <= ${a.asOfDay}::date and x.sms > 0 and x.updated_at > ${ts(a.changedSince)}) m on m.iccid = c.iccid`
+        : sql``;
+      return sql`with cs as materialized (
+          select c.iccid, c.cust_id, c.root_cust_id, c.cycle_from, least(c.cycle_to, ${a.asOfDay}::date) as upto
+          from cards c ${moved} where ${base} and c.cycle_from is not null and c.cycle_from <= ${a.asOfDay}::date
+        ),
+        u as (
+          select d.iccid, sum(d.sms)::bigint as n from card_usage_daily d join cs on cs.iccid = d.iccid and d.day >= cs.cycle_from and d.day <= cs.upto
+          where d.iccid > ${a.lo} and d.iccid <= ${a.hi} and d.day <= ${a.asOfDay}::date and d.day >= (select min(cycle_from) from cs)
+          group by d.iccid
+        )
+        select cs.iccid, cs.cust_id, cs.root_cust_id, 'cycle:' || cs.cycle_from::text as period_key, u.n::text as value, ${asOf} as event_at
+        from cs join u on u.iccid = cs.iccid where u.n > ${n}`;
+    }
+    default:
+      throw new Error(`unknown rule type ${rule.ruleType}`);
+  }
+}
+
+/** The usage tables' China day (UTC+8) of an instant, as usage_china_day() in SQL. */
+export const dayOf = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);

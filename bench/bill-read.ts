@@ -30,7 +30,8 @@
  * server started for it (the pages' calls would have grown its heap beforehand and hidden growth); the growth is also
  * given from that server's idle RSS before the warm-up.
  * BILL_READ_EXPORT=off measures the pages only, BILL_READ_PAGES=off the exports only (a target not measured counts as not met);
- * BILL_READ_FORMATS=csv (or xlsx) exports in that format only.
+ * BILL_READ_FORMATS=csv (or xlsx) exports in that format only; BILL_READ_SERVER_FLAGS adds node/V8 flags to the server's
+ * command line (experiments; the server's own V8 settings are in apps/server/src/platform/v8-flags.ts).
  * Exits 0 when every target is met, 2 otherwise, 1 on an error. Writes bench/results/bill-read-postgres.json.
  */
 import fs from 'node:fs';
@@ -263,7 +264,8 @@ runBench(90 * 60_000, async (cleanup) => {
   const startServer = async () => {
     const child = fork(path.join(root, 'apps/server/src/main.ts'), [], {
       cwd: root,
-      execArgv: ['--expose-gc', '--import', 'tsx', '--import', fileURLToPath(new URL('./mem-probe.ts', import.meta.url))],
+      execArgv: ['--expose-gc', ...(process.env.BILL_READ_SERVER_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx',
+        '--import', fileURLToPath(new URL('./mem-probe.ts', import.meta.url))],
       env: { ...process.env, PORT: String(PORT), HOST, DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000', CMP_WORKERS: 'on', NODE_ENV: 'production' },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });

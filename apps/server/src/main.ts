@@ -1,3 +1,4 @@
+import './platform/v8-flags.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';

@@ -8,16 +8,23 @@
  * loopback with BENCH_DATABASE_URL; with BENCH_FLEET_TEMPLATE (a database holding the 1,000,000-card fleet) and
  * BENCH_FLEET_DATA_DIR (the DATA_DIR it was seeded with, for its secret key) on a
  * copy of it, the size the target names. CARD_BATCH_CARDS overrides the card count (at most 10,000).
+ * CARD_BATCH_WEBHOOK=on subscribes the customer to card.state_changed and batch.finished at a local receiver, so every
+ * card's change also writes its webhook event in the chunk's transaction (and the delivery worker sends them meanwhile);
+ * off (default) measures the producers' cost when nobody listens.
  */
 import os from 'node:os';
 import { fleetTemplate, posInt, runBench, sessionOf, sleep, startPlatform } from './common.ts';
 import { CardState, Operator, batch } from '@lynx/contract';
 import { simulatorSecretFor } from '../apps/server/src/operators/simulator.ts';
 import { BATCH_CONCURRENCY } from '../apps/server/src/modules/card/batch/runner.ts';
+import { TestReceiver } from '../apps/server/src/modules/delivery/webhook/test-receiver.ts';
 
 const CARDS = Math.min(posInt('CARD_BATCH_CARDS', 10_000), batch.BATCH_MAX_CARDS);
 const TARGET_MS = 10_000;
 const APP_KEY = 'LYNXBENCHBATCH01';
+const WEBHOOK = process.env.CARD_BATCH_WEBHOOK === 'on';
+// the receiver listens on 127.0.0.1, which production refuses as a callback address unless allowed
+if (WEBHOOK) process.env.CMP_OUTBOUND_ALLOW_PRIVATE = 'on';
 
 runBench(20 * 60_000, async (cleanup) => {
   const p = await startPlatform(cleanup, { production: true, fleet: fleetTemplate() !== null });
@@ -37,6 +44,14 @@ runBench(20 * 60_000, async (cleanup) => {
   }, admin);
 
   const [ent] = await p.database.sql.query<{ cust_id: number; root_cust_id: number }>(`select cust_id, root_cust_id from accounts where login_name = 'enterprise'`);
+  let rx: TestReceiver | null = null;
+  if (WEBHOOK) {
+    rx = await new TestReceiver().start();
+    cleanup.add(() => rx!.stop());
+    await post('openapi/subscribe/save', { callbackUrl: rx.url, eventTypes: [1, 5] });
+  } else {
+    await p.database.sql.query('update api_configs set callback_url = null where cust_id = $1', [ent.cust_id]);
+  }
   const iccids = Array.from({ length: CARDS }, (_, i) => `8986094${String(i).padStart(13, '0')}`);
   await p.database.sql.query(
     `insert into cards (iccid, msisdn, imsi, state, operator_id, cust_id, root_cust_id, goods_release_id, operation_mode)
@@ -78,6 +93,9 @@ runBench(20 * 60_000, async (cleanup) => {
   console.log(`  validate (selection → counts): ${(validateMs / 1000).toFixed(2)} s`);
   console.log(`  confirm → done: ${(runMs / 1000).toFixed(2)} s, ${Math.round(CARDS / (runMs / 1000))} cards/s (${polls} progress polls)`);
   console.log(`  checked: ${activated} activated, ${history} history rows (none twice), ${audits} audit rows, 0 failures`);
+  const events = await count(`select count(*) n from webhook_events where event_type = 1 and payload->>'iccid' = any($1)`);
+  if (events !== (WEBHOOK ? CARDS : 0)) throw new Error(`expected ${WEBHOOK ? CARDS : 0} card.state_changed events, got ${events}`);
+  console.log(`  webhook: ${WEBHOOK ? `subscribed: ${events} card.state_changed events written with the changes, ${rx!.delivered.size} delivered by then` : 'nobody subscribed: 0 events written'}`);
   console.log(`  ratio to the 10 s target: ${(runMs / TARGET_MS).toFixed(3)} (${runMs < TARGET_MS ? 'within' : 'OVER'} target)`);
   return runMs < TARGET_MS ? 0 : 2;
 });

@@ -31,6 +31,7 @@ import { commservRoutes } from './modules/network/commserv/routes.ts';
 import { planRoutes } from './modules/plan/plan-routes.ts';
 import { opconfigRoutes } from './modules/network/opconfig/routes.ts';
 import { netconfigRoutes } from './modules/network/netconfig/routes.ts';
+import { custOperationRoutes } from './modules/network/custoperation/routes.ts';
 import { retailRoutes } from './modules/plan/retail-routes.ts';
 import { cardDataRoutes } from './modules/card/list/routes.ts';
 import { cardDetailRoutes } from './modules/card/detail/routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, database: Database, opts: { jobs?
   planRoutes(app, deps);
   opconfigRoutes(app, deps);
   netconfigRoutes(app, deps);
+  custOperationRoutes(app, deps);
   retailRoutes(app, deps);
   cardDataRoutes(app, deps);
   cardDetailRoutes(app, deps);

@@ -51,7 +51,12 @@ const SEED_CONFIG: (keyof Config)[] = ['seedDemo', 'demoPassword', 'demoSimulato
  * start makes, without its time; the app's `seed` is then null (the logins are the demo's, DEMO_PASSWORD).
  */
 export async function startTestApp(
-  backend: Backend, overrides: Partial<Config> = {}, opts: { jobs?: boolean; databaseUrl?: string; dataDir?: string; fresh?: boolean } = {},
+  backend: Backend, overrides: Partial<Config> = {},
+  opts: {
+    jobs?: boolean; databaseUrl?: string; dataDir?: string; fresh?: boolean;
+    /** PGlite with a data directory: a new directory starts from the seeded image (a restart test's first start) */
+    fromImage?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-test-'));
   let drop = async () => {};
@@ -72,7 +77,7 @@ export async function startTestApp(
   }
   const database = await openDatabase({
     databaseUrl, dataDir, memory: backend === 'pglite' && !opts.dataDir,
-    ...(backend === 'pglite' && image ? { loadDataDir: await pgliteImage(DEMO_PASSWORD) } : {}),
+    ...(backend === 'pglite' && (image || (opts.fromImage && opts.dataDir)) ? { loadDataDir: await pgliteImage(DEMO_PASSWORD) } : {}),
   });
   const built = await buildApp(config, database, { jobs: false });
   if (opts.jobs !== false) await built.startJobs(0.5);

@@ -24,6 +24,8 @@ export const USER_TEXT_FIELDS = new Set([
   'custName', 'customerName', 'parentCustName', 'rootCustName', 'userName', 'loginName', 'contactName', 'adminName',
   'name', 'planName', 'goodsName', 'poolName', 'labelName', 'labelNames', 'alias', 'remark', 'reason', 'description',
   'content', 'fileName', 'retailName', 'basicName', 'eventName',
+  // a rate plan's name as the Unicom account operation rows carry it (issue 15)
+  'ratePlanName',
   // names operators give their network objects: access configurations, QoS / speed limit / redirect profiles, firewall
   // addresses and policies, APNs
   'accountName', 'operAccountName', 'qosName', 'speedLimitName', 'redirectName', 'targetContent', 'addressName', 'policyName', 'targetName',
@@ -83,8 +85,9 @@ export async function languageFindings(page: Page, lang?: 'zh' | 'en'): Promise<
       const keySet = new Set(keys);
       const englishSet = new Set(english);
       // 10,240.00 MB / 2048 KB: a value of 1,024 or more in a unit that has a next one should have been scaled
-      // (1,000-1,023.99 of a unit is right: sizes are base 1024, so 1,005.54 MB is less than 1 GB)
-      const UNSCALED = /(^|[^\d.,])(\d{1,3}(,\d{3})+|\d{4,})(\.\d+)?\s?(B|KB|MB|GB|TB)\b/g;
+      // (1,000-1,023.99 of a unit is right: sizes are base 1024, so 1,005.54 MB is less than 1 GB). A number glued to a
+      // letter before it is a code, not a size: order R2026…C73415B ends in digits and a B
+      const UNSCALED = /(^|[^\w.,])(\d{1,3}(,\d{3})+|\d{4,})(\.\d+)?\s?(B|KB|MB|GB|TB)\b/g;
       const unscaled = (text: string) =>
         [...text.matchAll(UNSCALED)].some((m) => Number(`${m[2].replaceAll(',', '')}${m[4] ?? ''}`) >= 1024);
       const where = (el: Element): string => {

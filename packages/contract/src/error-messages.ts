@@ -631,6 +631,10 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   [ErrorCode.DataPushPathNotWritable]: { zh: '路径 {path} 不可写：没有写入权限', en: 'The path {path} is not writable: permission denied' },
   [ErrorCode.DataPushFailed]: { zh: 'SFTP 推送失败：{detail}', en: 'SFTP push failed: {detail}' },
   [ErrorCode.DataPushKeyInvalid]: { zh: '私钥格式错误或口令不正确', en: 'The private key is malformed or its passphrase is wrong' },
+  [ErrorCode.DataPushHostKeyChanged]: {
+    zh: 'SFTP 服务器 {host}:{port} 的主机密钥已变更（已确认的指纹 {expected}，本次出示 {actual}），为防止文件被冒充的服务器接收已拒绝推送。如确认服务器已更换密钥，请编辑任务重新测试连接，核对新指纹后保存',
+    en: 'The host key of the SFTP server {host}:{port} has changed (accepted fingerprint {expected}, presented now {actual}); the push was refused so that no impostor server receives the file. If the server\'s key was replaced on purpose, edit the task, test the connection again, check the new fingerprint and save',
+  },
   [ErrorCode.DataPushBusy]: { zh: '该任务已有推送在进行中，请稍后再试', en: 'A push of this task is already waiting or running; try again later' },
   [ErrorCode.MailNotConfigured]: { zh: '未配置邮件服务器（CMP_SMTP_HOST）', en: 'No mail server is configured (CMP_SMTP_HOST)' },
   [ErrorCode.OpenApiSignedHeaders]: {

@@ -299,6 +299,7 @@ export const ErrorCode = {
   DataPushKeyInvalid: 21049,
   DataPushBusy: 21050,
   DataPushAddressPrivate: 21051,
+  DataPushHostKeyChanged: 21052,
   MailNotConfigured: 21060,
   // open API signed calls and subscriptions (issue 15; docs/open-api.md): 21000-21019
   OpenApiSignedHeaders: 21000,

@@ -32,6 +32,8 @@ export const Perm = {
   AutoRule: 5000000,
   Shortcuts: 6000000,
   Notification: 6040000,
+  /** Shortcuts › China Unicom account operation (issue 15): usage per Unicom account × rate plan × zone × day */
+  ShortcutsCustOperation: 6030000,
   Operator: 7000000,
   Business: 8000000,
   BusinessCustomer: 8010000,
@@ -169,7 +171,7 @@ export const permissionTree: PermissionNode[] = [
   page(Perm.Shortcuts, '快捷操作', 'Shortcuts', [
     page(6010000, '订购物联网卡', 'Order IoT SIM'),
     page(6020000, '转售卡状态同步', 'Resale status sync'),
-    page(6030000, '联通账户运营', 'China Unicom account operation'),
+    page(Perm.ShortcutsCustOperation, '联通账户运营', 'China Unicom account operation'),
     page(Perm.Notification, '公告管理', 'Announcements'),
     page(6050000, '诊断', 'Diagnosis', [btn(6050001, '高级诊断', 'Advanced diagnosis'), btn(6050002, '变更状态', 'Change status')]),
     page(6060000, '数据恢复', 'Data recovery'),

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type Transaction as PGliteTx } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -40,7 +41,10 @@ export interface OpenOptions {
   dataDir: string;
   /** PGlite in memory (tests) */
   memory?: boolean;
-  /** in memory: start from this image of a data directory (a test's migrated and seeded database) instead of an empty one */
+  /**
+   * start from this image of a data directory (a test's migrated and seeded database) instead of an empty one: in
+   * memory, or in a data directory that holds no database yet
+   */
   loadDataDir?: Blob;
 }
 
@@ -65,7 +69,9 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     const dir = path.join(opts.dataDir, 'pglite');
     unlock = lockDataDir(opts.dataDir);
     try {
-      client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS });
+      // an image is loaded only into a new data directory (PGlite refuses one that holds a database)
+      const load = opts.loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION')) ? { loadDataDir: opts.loadDataDir } : {};
+      client = new PGlite(dir, { extensions: PGLITE_EXTENSIONS, ...load });
       await client.waitReady;
     } catch (e) {
       unlock();

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
-import ExcelJS from 'exceljs';
 import { formatDateTime, formatSizeIn, withZoneLabel, type Bilingual, type Lang } from '@lynx/contract';
 import type { ExportColumn, ExportSpec } from './exports.ts';
+import { writeXlsxStream } from './xlsx-stream.ts';
 
-// The file writers of download tasks: a streamed xlsx (one row in memory at a time) or a csv with a BOM.
+// The file writers of download tasks: a streamed xlsx (a bounded buffer of rows in memory) or a csv with a BOM.
 
 function cell(col: ExportColumn, v: unknown, lang: Lang, forCsv: boolean): string | number | null {
   if (v == null || v === '') return null;
@@ -23,23 +23,38 @@ export function headerOf(col: ExportColumn, lang: Lang): string {
   return col.type === 'datetime' ? withZoneLabel(col.title[lang]) : col.title[lang];
 }
 
+/**
+ * The xlsx of a download task: one sheet named after the export, a bold header row and a row per item, streamed
+ * (platform/xlsx-stream.ts) so rows are read only as fast as the file is written. Returns the number of rows.
+ */
 export async function writeXlsx(file: string, spec: ExportSpec, rows: AsyncIterable<Record<string, unknown>>, lang: Lang): Promise<number> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
-  const ws = wb.addWorksheet(spec.title[lang].slice(0, 31));
-  ws.columns = spec.columns.map((c) => ({
-    // no column keys: a size shows one field in two columns, so rows are written by position
-    header: headerOf(c, lang), width: Math.max(12, headerOf(c, lang).length * 2 + 4),
-    style: c.type === 'money' ? { numFmt: '#,##0.00' } : {},
-  }));
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
-  let n = 0;
-  for await (const r of rows) {
-    ws.addRow(spec.columns.map((c) => cell(c, r[c.key], lang, false))).commit();
-    n++;
+  const out = fs.createWriteStream(file, { highWaterMark: 256 * 1024 });
+  let failed: Error | undefined;
+  out.on('error', (err) => { failed ??= err; });
+  const closed = new Promise<void>((resolve) => out.once('close', () => resolve()));
+  const sheet = {
+    name: spec.title[lang],
+    title: spec.title[lang],
+    columns: spec.columns.map((c) => {
+      const header = headerOf(c, lang);
+      return { header, width: Math.max(12, header.length * 2 + 4), money: c.type === 'money' };
+    }),
+  };
+  // no column keys: a size shows one field in two columns, so cells are by position
+  const cells = async function* () {
+    for await (const r of rows) yield spec.columns.map((c) => cell(c, r[c.key], lang, false));
+  };
+  let n: number;
+  try {
+    n = await writeXlsxStream(out, sheet, cells());
+    out.end();
+  } catch (err) {
+    out.destroy();
+    await closed;
+    throw failed ?? err;
   }
-  ws.commit();
-  await wb.commit();
+  await closed;
+  if (failed) throw failed;
   return n;
 }
 

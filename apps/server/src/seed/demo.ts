@@ -52,7 +52,8 @@ export function builtInRolePermissions(): Record<number, number[]> {
   return {
     [RoleType.Admin]: uniq(allPermissionCodes),
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
-    [RoleType.Enterprise]: without(uniq([...customerBase, ...expandCodes([Perm.Risk])]), staffOnlyButtons),
+    // an enterprise customer's administrator also keeps its own file push tasks (System › File push, scoped to its customer)
+    [RoleType.Enterprise]: without(uniq([...customerBase, ...expandCodes([Perm.Risk]), Perm.SystemDataPush]), staffOnlyButtons),
     [RoleType.Channel]: without(customerBase, staffOnlyButtons),
     [RoleType.SubCustomer]: without(
       uniq([

@@ -339,6 +339,17 @@ export const routes: RouteDef[] = [
         path: 'oncecost', titleKey: 'shortcutsOncecost', perm: Perm.ShortcutsOneOffFee, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'shortcutsOncecost', page: () => import('../pages/shortcuts/oncecost/list/index.tsx') }],
       },
+      {
+        // China Unicom account operation: usage per Unicom account × rate plan × zone × day and the pool detail (issue 15)
+        path: 'cust-operation', titleKey: 'shortcutsCustOperation', perm: Perm.ShortcutsCustOperation, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'shortcutsCustOperation', page: () => import('../pages/shortcuts/cust-operation/list/index.tsx') },
+          {
+            path: 'detail/:accountName/:ratePlanName/:zoneName/:queryDate', titleKey: 'shortcutsCustOperationDetail',
+            page: () => import('../pages/shortcuts/cust-operation/detail/index.tsx'),
+          },
+        ],
+      },
     ],
   },
   {

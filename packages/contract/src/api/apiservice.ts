@@ -72,8 +72,12 @@ export const getUserIpListPage = endpoint({
 
 export const saveUserIp = endpoint({
   name: 'openapi/userIp/save', method: 'POST', auth: 'session', perm, kind: 'mutation', tag,
-  summary: { zh: '新增白名单 IP 或 IP 段（结束 IP 须大于起始 IP）', en: 'Add a whitelisted IP or range (end IP after start IP)' },
-  body: Obj({ ...CustParam, startIp: Type.String({ maxLength: 15 }), endIp: Type.Optional(Type.String({ maxLength: 15 })), remark: Type.Optional(Type.String({ maxLength: 40 })) }),
+  summary: {
+    zh: '新增白名单：IPv4 或 IPv6 地址、地址段（结束 IP 须大于起始 IP，同一协议族）或 CIDR 网段',
+    en: 'Add a whitelist entry: an IPv4 or IPv6 address, a range (end IP after start IP, one family) or a CIDR block',
+  },
+  // the longest form: an IPv6 address with an embedded IPv4 tail and a prefix ('ffff:…:255.255.255.255/128')
+  body: Obj({ ...CustParam, startIp: Type.String({ maxLength: 50 }), endIp: Type.Optional(Type.String({ maxLength: 50 })), remark: Type.Optional(Type.String({ maxLength: 40 })) }),
   response: Type.Object({ id: Type.Integer() }),
 });
 

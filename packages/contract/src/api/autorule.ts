@@ -243,6 +243,18 @@ export const DeliveryRow = Type.Object({
   lastError: Nullable(Type.String()),
   createdAt: Type.String(),
   sentAt: Nullable(Type.String()),
+  /**
+   * A webhook notification handed to the webhook outbox: that delivery (its attempts and replay are
+   * core/alarm/webhook/*, docs/webhooks.md) and where it stands; null for other channels, before it was handed over,
+   * or once the delivery was pruned (retention)
+   */
+  webhook: Nullable(Type.Object({
+    deliveryId: Type.Integer(),
+    /** WebhookDeliveryState */
+    state: Type.Integer(),
+    totalAttempts: Type.Integer(),
+    lastHttpStatus: Nullable(Type.Integer()),
+  })),
 });
 
 /**

@@ -56,6 +56,8 @@ export const DATA_PUSH_ACCOUNT_MAX = 64;
 export const DATA_PUSH_PASSWORD_MAX = 128;
 /** an OpenSSH / PEM private key */
 export const DATA_PUSH_KEY_MAX = 16_384;
+/** an SSH host key fingerprint as OpenSSH prints it: `SHA256:` and the unpadded base64 of the key's SHA-256 */
+export const DATA_PUSH_HOST_KEY_PATTERN = '^SHA256:[A-Za-z0-9+/]{43}$';
 /** tries of one run before it is failed (the job retries after 5 s) */
 export const DATA_PUSH_MAX_ATTEMPTS = 3;
 
@@ -82,6 +84,12 @@ export const DataPushTaskRow = Type.Object({
   /** a password or key is stored (it is never answered) */
   hasSecret: Type.Boolean(),
   remotePath: Type.String(),
+  /**
+   * the SFTP server's host key the task is pinned to (SHA-256 fingerprint): accepted by the user from "test connection"
+   * when saving, or taken by the first push of a task saved without one; a push to a server presenting another key is
+   * refused (21052)
+   */
+  hostKey: Nullable(Type.String()),
   /** HH:mm, business time */
   pushTime: Type.String(),
   /** DataPushOpen */
@@ -129,6 +137,11 @@ const TaskFields = {
   ...ConnectionFields,
   /** HH:mm, business time */
   pushTime: Type.String({ maxLength: 5 }),
+  /**
+   * the host key fingerprint "test connection" showed and the user accepts; left out: kept while host and port stay
+   * (cleared when they change: the next push then pins the new server's key)
+   */
+  hostKey: Type.Optional(Type.String({ pattern: DATA_PUSH_HOST_KEY_PATTERN })),
 };
 
 /** A task for a customer: staff name one; a customer's user adds for itself (or, first-level, one of its second-level customers). */
@@ -166,15 +179,20 @@ export const DataPushTestResult = Type.Object({
   ok: Type.Boolean(),
   /** what happened, in the request's language: "connected, /upload is writable" or why not */
   message: Type.String(),
-  /** the error code of the failure (21042–21049), null when ok */
+  /** the error code of the failure (21042–21051), null when ok */
   errorCode: Nullable(Type.Integer()),
   elapsedMs: Type.Integer(),
+  /** the server's host key fingerprint (SHA-256) when the SSH handshake got that far, else null */
+  hostKey: Nullable(Type.String()),
+  /** the saved task (`taskId`) is pinned to another host key than the server presented now */
+  hostKeyChanged: Type.Boolean(),
 });
 
 /**
  * Connects with the given fields (a saved task's password or key when `taskId` is given and none is typed), checks the
- * path is a directory and writable (writes and removes a small probe file) and answers the outcome in words. Changes
- * nothing; a failure is an answer (ok false), not an error.
+ * path is a directory and writable (writes and removes a small probe file) and answers the outcome in words, with the
+ * server's host key fingerprint to accept (saved with the task, it pins the server). Changes nothing; a failure is an
+ * answer (ok false), not an error.
  */
 export const testDataPushConnection = endpoint({
   name: 'system/dataPush/testConnection', method: 'POST', auth: 'session', perm: [P], kind: 'query', tag,

@@ -41,7 +41,10 @@ export const CardStateChangedV1 = Type.Object({
   toState: Type.Integer(),
   /** what made the change: a person, a batch, an automation rule, the operator, the platform's own schedule */
   source: Type.Union([Type.Literal('user'), Type.Literal('batch'), Type.Literal('rule'), Type.Literal('operator'), Type.Literal('system')]),
+  /** what the person typed with the change (the batch's reason for a batch), or null */
   reason: Nullable(Type.String()),
+  /** the batch that made the change (source `batch`); absent otherwise. Added in version 1 (optional). */
+  batchId: Type.Optional(Type.String()),
   changedAt: Iso,
 }, { additionalProperties: false, $id: 'CardStateChangedV1', description: 'card.state_changed, version 1' });
 

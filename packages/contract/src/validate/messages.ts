@@ -21,6 +21,12 @@ const messages = {
   ipRangeOrder: { zh: '结束 IP 必须大于起始 IP', en: 'End IP must be after start IP' },
   cidrInvalid: { zh: 'CIDR 格式错误，例如 10.0.0.0/24', en: 'Invalid CIDR, e.g. 10.0.0.0/24' },
   cidrNotNetwork: { zh: '网络地址应为 {network}', en: 'Network address should be {network}' },
+  whitelistIpInvalid: {
+    zh: 'IP 地址或网段格式错误：{value}（例如 203.0.113.8、203.0.113.0/24、2001:db8::1 或 2001:db8::/48）',
+    en: 'Invalid IP address or CIDR block: {value} (e.g. 203.0.113.8, 203.0.113.0/24, 2001:db8::1 or 2001:db8::/48)',
+  },
+  whitelistCidrWithEnd: { zh: '网段（CIDR）本身即是范围，请不要填写结束 IP', en: 'A CIDR block is a range already: leave the end IP empty' },
+  ipFamilyMismatch: { zh: '起始 IP 与结束 IP 须同为 IPv4 或同为 IPv6', en: 'The start and end IP must both be IPv4 or both IPv6' },
   portInvalid: { zh: '端口须为 1-65535 的整数', en: 'Port must be an integer from 1 to 65535' },
   portRangeInvalid: { zh: '端口范围格式错误，例如 1000-2000', en: 'Invalid port range, e.g. 1000-2000' },
   portRangeOrder: { zh: '结束端口必须大于起始端口', en: 'End port must be greater than start port' },

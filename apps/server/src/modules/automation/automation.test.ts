@@ -1,7 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import {
   AutoRuleAction as Action, AutoRuleActionResult, AutoRuleChannel as Channel, AutoRuleDeliveryState as DState, AutoRuleStatus, AutoRuleTargetState,
-  AutoRuleRunKind, AutoRuleType as Type, CardActionKind, CardChangeSource, CardState, ErrorCode, PlanCycleUnit, PlanGoodsType, WebhookEventType,
+  AutoRuleRunKind, AutoRuleType as Type, CardActionKind, CardChangeSource, CardState, ErrorCode, PlanCycleUnit, PlanGoodsType, WebhookDeliveryState,
+  WebhookEventType,
 } from '@lynx/contract';
 import { backends, callOk, iccidsOf, insertCards, ownerOf, startTestApp, type Owner, type TestApp } from '../../../test/harness.ts';
 import { continueRun, createRun, resumeStaleRuns, runRules, type EngineDeps } from './engine/scan.ts';
@@ -193,6 +194,48 @@ describe.each(backends)('automation rules on %s', (backend) => {
     expect(cardsPage.list).toMatchObject([{ iccid: d80, value: '80.00', actionResult: AutoRuleActionResult.None }]);
   });
 
+  it('checks after a feed window only the cards that can have crossed since the previous check; a rule switched on since, every card', async () => {
+    const own = await makePlan('AR-FEED');
+    const now = new Date();
+    const prev = new Date(now.getTime() - 30 * 60_000);
+    const today = dayOf(now);
+    const [moved, still, texted, silentNew, silentOld, revived] = await cards(6, zx, { plan: own });
+    const all = [moved, still, texted, silentNew, silentOld, revived];
+    await q(`update cards set cycle_next_at = now() + interval '1 day', cycle_from = $1::date - 3, cycle_to = $1::date + 20, cycle_quota_bytes = 100 * ${MB},
+      cycle_used_bytes = case when iccid = $2 then 90 * ${MB} else 10 * ${MB} end, last_session_at = now() - interval '1 minute' where iccid = any($3)`,
+    [today, still, all]);
+    // before the previous check: every card's usage of the cycle so far (8 SMS on yesterday's row)
+    await q(`insert into card_usage_daily (iccid, day, bytes, sms, apn, operator_id, cust_id, root_cust_id, updated_at)
+      select i, $1::date - 1, ${MB}, 8, 'cmiot', 1, $3, $4, $5 from unnest($2::text[]) i`, [today, all, zx.cust_id, zx.root_cust_id, new Date(prev.getTime() - HOUR)]);
+    // the window since: `moved` used 75 MB more (85 %), `texted` 5 SMS more (13); `silentNew`'s silence passed 24 hours since the
+    // previous check, `silentOld`'s long before it; `revived` was silent long before and activated again since
+    await q(`insert into card_usage_daily (iccid, day, bytes, sms, apn, operator_id, cust_id, root_cust_id)
+      values ($1, $3::date, 75 * ${MB}, 0, 'cmiot', 1, $4, $5), ($2, $3::date, 0, 5, 'cmiot', 1, $4, $5)`, [moved, texted, today, zx.cust_id, zx.root_cust_id]);
+    await q(`update cards set cycle_used_bytes = 85 * ${MB} where iccid = $1`, [moved]);
+    await q(`update cards set last_session_at = now() - interval '24 hours 5 minutes' where iccid = $1`, [silentNew]);
+    await q(`update cards set last_session_at = now() - interval '48 hours' where iccid = any($1)`, [[silentOld, revived]]);
+    await q(`insert into card_history (iccid, from_state, to_state, source, at) values ($1, 65, 64, ${CardChangeSource.User}, now() - interval '5 minutes')`, [revived]);
+
+    const rules = {
+      data: await live({ ruleType: Type.DataUsage, threshold: 80, scopePlanId: own }),
+      sms: await live({ ruleType: Type.SmsOver, threshold: 10, scopePlanId: own }),
+      silent: await live({ ruleType: Type.NoSession, threshold: 24, scopePlanId: own }),
+    };
+    // these three were on before the previous check (which saw every card); this one was switched on since
+    await q(`update autorules set active_from = now() - interval '2 days', updated_at = now() - interval '2 days' where rule_id = any($1)`, [Object.values(rules)]);
+    const fresh = await live({ ruleType: Type.DataUsage, threshold: 80, scopePlanId: own });
+    await q(`insert into autorule_runs (kind, run_key, as_of, feeds_from, rule_ids, state) values ($1, $2, $3, $4, '{}', 2)`,
+      [AutoRuleRunKind.FeedWindow, `feed-prev-${backend}`, prev, new Date(prev.getTime() - 5 * 60_000)]);
+    const runId = (await createRun(t.deps.db, {
+      kind: AutoRuleRunKind.FeedWindow, key: `feed-${backend}`, asOf: now, changedSince: prev, ruleIds: [...Object.values(rules), fresh],
+    }))!;
+    await continueRun(engine, runId, { chunkCards: 200 });
+    expect(await recorded(rules.data)).toEqual([moved]);
+    expect(await recorded(rules.sms)).toEqual([texted]);
+    expect(await recorded(rules.silent)).toEqual([silentNew, revived].sort());
+    expect(await recorded(fresh)).toEqual([moved, still].sort());
+  });
+
   it('leaves out cards on plans whose prepaid cycle is under 10 days (§9)', async () => {
     const p9 = await makePlan('AR-P9', { goodsType: PlanGoodsType.Prepaid, cycleUnit: PlanCycleUnit.Day, cycleValue: 9 });
     const p10 = await makePlan('AR-P10', { goodsType: PlanGoodsType.Prepaid, cycleUnit: PlanCycleUnit.Day, cycleValue: 10 });
@@ -333,6 +376,15 @@ describe.each(backends)('automation rules on %s', (backend) => {
     expect(records.errorCode).toBe(ErrorCode.NotFound); // a platform rule's records are staff's
     const mine = await actionRecords({ alarmId: Number(alarm.alarm_id), channel: Channel.Webhook }, admin);
     expect(mine.data.list).toMatchObject([{ iccid: c, channel: Channel.Webhook, state: DState.Sent, attempts: 1 }]);
+    // the webhook it was handed to, where that delivery stands (its attempts and replay are the webhook module's)
+    expect(mine.data.list[0].webhook).toMatchObject({ deliveryId: Number(rows[2].channel_ref) });
+    // (the delivery worker may be trying it: without its lease it cannot record over this)
+    await q(`update webhook_deliveries set state = $2, total_attempts = 3, last_http_status = 503, lease_token = null, lease_until = null
+      where delivery_id = $1`, [Number(rows[2].channel_ref), WebhookDeliveryState.Dead]);
+    const all = await actionRecords({ alarmId: Number(alarm.alarm_id) }, admin);
+    expect(all.data.list.map((r: { channel: number; webhook: unknown }) => [r.channel, r.webhook])).toEqual([
+      [Channel.Sms, null], [Channel.Email, null],
+      [Channel.Webhook, { deliveryId: Number(rows[2].channel_ref), state: WebhookDeliveryState.Dead, totalAttempts: 3, lastHttpStatus: 503 }]]);
   });
 
   it('keeps every endpoint to its tenant: a customer rule sees only its cards', async () => {

@@ -191,6 +191,40 @@ describe.each(backends)('open API enforced (%s)', (backend) => {
     expect((await signed(appKey, LIST, {}, { ip: '192.0.2.44' })).body.success).toBe(true);
     expect((await signed(appKey, LIST, {}, { ip: '192.0.2.45' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);
     expect((await signed(appKey, LIST, {}, { ip: '2001:db8::1' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);
+    // IPv6: an address, a CIDR block of each family (stored in canonical form); an IPv4-mapped caller matches IPv4 blocks
+    const v6 = await callOk(t, 'openapi/userIp/save', { startIp: '2001:DB8:0:0:0:0:0:7' }, ent);
+    await callOk(t, 'openapi/userIp/save', { startIp: '2001:db8:aa::/48' }, ent);
+    await callOk(t, 'openapi/userIp/save', { startIp: '203.0.113.0/24' }, ent);
+    await callOk(t, 'openapi/userIp/save', { startIp: 'fd00::10', endIp: 'fd00::1f' }, ent);
+    const [stored] = await t.database.sql.query<{ start_ip: string }>('select start_ip from user_ips where id = $1', [v6.id]);
+    expect(stored.start_ip).toBe('2001:db8::7');
+    expect((await signed(appKey, LIST, {}, { ip: '2001:db8::1' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);
+    expect((await signed(appKey, LIST, {}, { ip: '2001:db8::7' })).body.success).toBe(true);
+    expect((await signed(appKey, LIST, {}, { ip: '2001:db8:aa:ffff::1' })).body.success).toBe(true);
+    expect((await signed(appKey, LIST, {}, { ip: '2001:db8:ab::1' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);
+    expect((await signed(appKey, LIST, {}, { ip: 'fd00::1a' })).body.success).toBe(true);
+    expect((await signed(appKey, LIST, {}, { ip: 'fd00::20' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);
+    expect((await signed(appKey, LIST, {}, { ip: '203.0.113.200' })).body.success).toBe(true);
+    expect((await signed(appKey, LIST, {}, { ip: '::ffff:203.0.113.9' })).body.success).toBe(true);
+    expect((await signed(appKey, LIST, {}, { ip: '::ffff:203.0.114.9' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);
+    // bad entries: a clear message in both languages, nothing stored
+    const before = (await t.database.sql.query<{ n: string }>('select count(*) n from user_ips'))[0].n;
+    const bad: [Record<string, unknown>, string, string][] = [
+      [{ startIp: '2001:db8::g' }, 'IP 地址或网段格式错误：2001:db8::g', 'Invalid IP address or CIDR block: 2001:db8::g'],
+      [{ startIp: '10.0.0.0/33' }, 'IP 地址或网段格式错误：10.0.0.0/33', 'Invalid IP address or CIDR block: 10.0.0.0/33'],
+      [{ startIp: '10.0.0.1/24' }, '网络地址应为 10.0.0.0/24', 'Network address should be 10.0.0.0/24'],
+      [{ startIp: '2001:db8::1/32' }, '网络地址应为 2001:db8::/32', 'Network address should be 2001:db8::/32'],
+      [{ startIp: '10.0.0.0/24', endIp: '10.0.0.9' }, '网段（CIDR）本身即是范围', 'A CIDR block is a range already'],
+      [{ startIp: '10.0.0.1', endIp: '2001:db8::1' }, '起始 IP 与结束 IP 须同为 IPv4 或同为 IPv6', 'The start and end IP must both be IPv4 or both IPv6'],
+      [{ startIp: 'fd00::9', endIp: 'fd00::1' }, '结束 IP 必须大于起始 IP', 'End IP must be after start IP'],
+    ];
+    for (const [body, zh, en] of bad) {
+      const z = await t.call('openapi/userIp/save', body, { token: ent, lang: 'zh' });
+      expect(z.body.errorCode, JSON.stringify(body)).toBe(ErrorCode.Validation);
+      expect(z.body.msg).toContain(zh);
+      expect((await t.call('openapi/userIp/save', body, { token: ent, lang: 'en' })).body.msg).toContain(en);
+    }
+    expect((await t.database.sql.query<{ n: string }>('select count(*) n from user_ips'))[0].n).toBe(before);
     // a stopped range no longer opens
     await callOk(t, 'openapi/userIp/stop', { id: range.id }, ent);
     expect((await signed(appKey, LIST, {}, { ip: '10.1.0.5' })).body.errorCode).toBe(ErrorCode.OpenApiIpRefused);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { and, count, desc, eq } from 'drizzle-orm';
-import { apiservice as api, ErrorCode, validateCallbackUrl, validateIp, validateIpRange } from '@lynx/contract';
+import { apiservice as api, canonicalWhitelistIp, ErrorCode, validateCallbackUrl, validateWhitelistEnd, validateWhitelistStart } from '@lynx/contract';
 import { bind } from '../../platform/http.ts';
 import type { AppDeps } from '../../app.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
@@ -113,16 +113,15 @@ export function openApiRoutes(app: FastifyInstance, deps: AppDeps) {
 
   bind(app, deps, api.saveUserIp, async (b, ctx) => {
     const c = await customerFor(ctx, b.custId);
-    check('startIp', validateIp(b.startIp));
-    const endIp = blankToNull(b.endIp);
-    if (endIp) {
-      check('endIp', validateIp(endIp));
-      check('endIp', validateIpRange(b.startIp, endIp));
-    }
+    // an IPv4 or IPv6 address, a start-end range of one family, or a CIDR block of either family (docs/open-api.md)
+    const endIp = blankToNull(b.endIp)?.trim() ?? null;
+    check('startIp', validateWhitelistStart(b.startIp, endIp !== null));
+    if (endIp) check('endIp', validateWhitelistEnd(b.startIp, endIp));
+    const startIp = canonicalWhitelistIp(b.startIp.trim());
     return db.transaction(async (tx) => {
       const [row] = await tx
         .insert(userIps)
-        .values({ custId: c.custId, rootCustId: c.rootCustId, startIp: b.startIp, endIp, remark: blankToNull(b.remark), createdBy: ctx.actor.loginName })
+        .values({ custId: c.custId, rootCustId: c.rootCustId, startIp, endIp: endIp && canonicalWhitelistIp(endIp), remark: blankToNull(b.remark), createdBy: ctx.actor.loginName })
         .returning();
       await audit(tx, ctx, { entity: 'userIp', entityId: row.id, after: row, custId: c.custId, rootCustId: c.rootCustId });
       return { id: row.id };

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { apiservice, ErrorCode, CustomerLevel, CustomerStatus, RoleType, ipToNumber, type Endpoint } from '@lynx/contract';
+import { apiservice, ErrorCode, CustomerLevel, CustomerStatus, RoleType, ipInWhitelist, type Endpoint } from '@lynx/contract';
 import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -77,22 +77,12 @@ const header = (req: FastifyRequest, name: string): string | null => {
   return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null;
 };
 
-/** The IPv4 address of a client address, also when it arrives IPv4-mapped on an IPv6 socket ("::ffff:10.0.0.1"). */
-export function clientIpv4(ip: string): string | null {
-  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return ipToNumber(v4) === null ? null : v4;
-}
-
-/** Whether an address lies in one of the open ranges (a range without end IP is that one address). */
+/**
+ * Whether an address lies in one of the open entries: an address, a start-end range or a CIDR block, IPv4 or IPv6. A
+ * client arriving IPv4-mapped on an IPv6 socket ("::ffff:10.0.0.1") is matched as its IPv4 address.
+ */
 export function inRanges(ip: string, ranges: { startIp: string; endIp: string | null }[]): boolean {
-  const v4 = clientIpv4(ip);
-  if (v4 === null) return false; // every stored range is IPv4: an IPv6 caller is outside all of them
-  const n = ipToNumber(v4)!;
-  return ranges.some((r) => {
-    const a = ipToNumber(r.startIp);
-    const b = r.endIp ? ipToNumber(r.endIp) : a;
-    return a !== null && b !== null && n >= a && n <= b;
-  });
+  return ipInWhitelist(ip, ranges);
 }
 
 /**

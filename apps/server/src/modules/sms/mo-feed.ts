@@ -6,7 +6,9 @@
 // chunk done twice stores nothing twice). The first run starts at its own time: no history is backfilled.
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { CardState, sms as api } from '@lynx/contract';
+import { CardState, WebhookEventType, sms as api } from '@lynx/contract';
+import type { Executor } from '../../db/client.ts';
+import { enqueueEvents } from '../delivery/webhook/outbox.ts';
 import type { MoSms } from '../../operators/gateway.ts';
 import { rowsOf, SmsRoutes, type SmsDeps } from './send.ts';
 
@@ -106,12 +108,12 @@ export async function runMoFeed(deps: SmsDeps, operatorId: number, now = new Dat
 
 /** Stores received messages with their card's tenant; a message already stored (same carrier id) is skipped. */
 async function storeMo(
-  ex: Pick<SmsDeps['db'], 'execute'>, messages: MoSms[], cards: Map<string, { cust_id: number | null; root_cust_id: number | null }>, operAccountId: number,
+  ex: Executor, messages: MoSms[], cards: Map<string, { cust_id: number | null; root_cust_id: number | null }>, operAccountId: number,
 ): Promise<number> {
   const rows = messages.filter((m) => cards.has(m.iccid) && m.content);
   if (!rows.length) return 0;
   const col = (f: (m: MoSms) => unknown) => sql.param(rows.map(f));
-  const res = rowsOf<{ n: number }>(await ex.execute(sql`
+  const res = rowsOf<{ sms_id: string; iccid: string; msisdn: string | null; cust_id: number | null; content: string; created_at: Date | string }>(await ex.execute(sql`
     with ins as (
       insert into card_sms (iccid, msisdn, direction, content, status, oper_account_id, message_id, cust_id, root_cust_id, source, encoding, created_at, updated_at)
       select t.iccid, t.msisdn, ${SmsDirection.FromDevice}::smallint, left(t.content, 160), ${SmsStatus.Sent}::smallint, ${operAccountId}::int, t.message_id, t.cust_id, t.root_cust_id,
@@ -121,7 +123,16 @@ async function storeMo(
         ${col((m) => api.smsLength(m.content.slice(0, 160)).encoding)}::smallint[])
         as t (iccid, msisdn, content, message_id, cust_id, root_cust_id, sent_at, encoding)
       on conflict (iccid, message_id) where message_id is not null do nothing
-      returning 1)
-    select count(*)::int n from ins`));
-  return Number(res[0]?.n ?? 0);
+      returning sms_id, iccid, msisdn, cust_id, content, created_at)
+    select sms_id, iccid, msisdn, cust_id, content, created_at from ins`));
+  // an `sms.received` webhook event per message stored (not for one stored before), to the card's customer, in the
+  // chunk's transaction: one outbox call for the chunk (docs/webhooks.md)
+  await enqueueEvents(ex, res.filter((m) => m.cust_id != null).map((m) => {
+    const at = new Date(m.created_at);
+    return {
+      custId: Number(m.cust_id), type: WebhookEventType.SmsReceived, at,
+      payload: { smsId: String(m.sms_id), iccid: m.iccid, msisdn: m.msisdn ?? null, custId: Number(m.cust_id), content: m.content, receivedAt: at.toISOString() },
+    };
+  }));
+  return res.length;
 }

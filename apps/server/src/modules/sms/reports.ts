@@ -5,10 +5,11 @@
 // The same job resubmits messages that were stored but never answered (a crash between storing and submitting),
 // under their own id as the reference, so the carrier does not send them twice.
 import { sql } from 'drizzle-orm';
-import { sms as api } from '@lynx/contract';
+import { WebhookEventType, sms as api } from '@lynx/contract';
 import type { SmsReport } from '../../operators/gateway.ts';
 import { rowsOf, SmsRoutes, submitOne, type SmsDeps } from './send.ts';
 import { recordSubmission } from './service.ts';
+import { enqueueEvents } from '../delivery/webhook/outbox.ts';
 
 const { SmsStatus, SmsSource } = api;
 
@@ -107,15 +108,33 @@ export async function pollSmsReports(deps: SmsDeps, now = new Date(), budgetMs =
   return run;
 }
 
-/** Writes reports on messages still waiting for one (a report never moves a message twice). */
+/**
+ * Writes reports on messages still waiting for one (a report never moves a message twice) and, in the same
+ * transaction, an `sms.delivery_report` webhook event for each message it moved (docs/webhooks.md): one outbox call
+ * for the page, to the customer the message belongs to.
+ */
 export async function applyReports(deps: Pick<SmsDeps, 'db'>, updates: ReportUpdate[]): Promise<void> {
   if (!updates.length) return;
   const col = (f: (u: ReportUpdate) => unknown) => sql.param(updates.map(f));
-  await deps.db.execute(sql`
-    update card_sms s set status = t.status, report_code = t.code, report_at = t.at, fail_reason = t.reason, updated_at = now()
-    from unnest(${col((u) => u.iccid)}::text[], ${col((u) => u.smsId)}::uuid[], ${col((u) => u.status)}::smallint[], ${col((u) => u.code)}::text[],
-      ${col((u) => u.at.toISOString())}::timestamptz[], ${col((u) => u.reason)}::text[]) as t (iccid, sms_id, status, code, at, reason)
-    where s.iccid = t.iccid and s.sms_id = t.sms_id and s.status = ${SmsStatus.Submitted}`);
+  await deps.db.transaction(async (tx) => {
+    const moved = rowsOf<{ sms_id: string; iccid: string; msisdn: string | null; cust_id: number | null; status: number; report_code: string | null; report_at: Date | string }>(
+      await tx.execute(sql`
+        update card_sms s set status = t.status, report_code = t.code, report_at = t.at, fail_reason = t.reason, updated_at = now()
+        from unnest(${col((u) => u.iccid)}::text[], ${col((u) => u.smsId)}::uuid[], ${col((u) => u.status)}::smallint[], ${col((u) => u.code)}::text[],
+          ${col((u) => u.at.toISOString())}::timestamptz[], ${col((u) => u.reason)}::text[]) as t (iccid, sms_id, status, code, at, reason)
+        where s.iccid = t.iccid and s.sms_id = t.sms_id and s.status = ${SmsStatus.Submitted}
+        returning s.sms_id, s.iccid, s.msisdn, s.cust_id, s.status, s.report_code, s.report_at`));
+    await enqueueEvents(tx, moved.filter((m) => m.cust_id != null).map((m) => {
+      const at = new Date(m.report_at);
+      return {
+        custId: Number(m.cust_id), type: WebhookEventType.SmsDeliveryReport, at,
+        payload: {
+          smsId: String(m.sms_id), iccid: m.iccid, msisdn: m.msisdn ?? null, custId: Number(m.cust_id), state: Number(m.status),
+          reportCode: m.report_code ?? null, reportedAt: at.toISOString(),
+        },
+      };
+    }));
+  });
 }
 
 /** Messages stored as "sending" and never answered: submitted again under their own id (the carrier dedupes by it). */

@@ -43,11 +43,12 @@ export function smsRoutes(app: FastifyInstance, deps: AppDeps) {
       status: { title: { zh: '状态', en: 'State' }, enum: SmsStatus },
       source: { title: { zh: '来源', en: 'Source' }, enum: SmsSource },
     },
-    // the screen's own tenant rule, for the task's owner; a capped count (more than 10,000) must not end the export
-    // there: the export reads on until a short page
-    page: async (f, actor) => {
-      const r = await service.page(f, actor);
-      return { ...r, total: r.totalCapped ? Number.MAX_SAFE_INTEGER : r.total };
+    // the screen's own tenant rule, for the task's owner, read by key page after page (no OFFSET past the first
+    // pages) until a short page; the list's own count (capped after 10,000) tells a direct export from a task
+    page: (f, actor) => service.exportPage(f, actor),
+    count: async (f, actor) => {
+      const first = await service.page({ ...f, current: 1, pageSize: 1 }, actor);
+      return first.totalCapped ? Number.POSITIVE_INFINITY : first.total;
     },
     columns: [
       { key: 'createdAt', title: { zh: '时间', en: 'Time' }, type: 'datetime' },

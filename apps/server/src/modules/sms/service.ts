@@ -31,6 +31,9 @@ export const smsRecordOut = (r: SmsRow) => ({
 });
 
 export class SmsService {
+  /** an export's position per task page (exportPage) */
+  private exportCursor = new Map<string, string>();
+
   constructor(
     private deps: SmsDeps,
     /** asks for the delivery reports soon after a submission (the minute schedule would find them too) */
@@ -51,24 +54,45 @@ export class SmsService {
   }
 
   /** The SMS list, newest first; the count stops after SMS_LIST_COUNT_CAP + 1 matches (totalCapped beyond). */
-  async page(b: BodyOf<typeof api.getSmsListPage>, actor: Actor) {
+  async page(b: BodyOf<typeof api.getSmsListPage>, actor: Actor, opts: { total?: boolean; offset?: number } = {}) {
     const p = pageOf(b);
     const cond = this.where(b, actor);
     const db = this.deps.db;
     const cap = api.SMS_LIST_COUNT_CAP;
-    const [at, id] = b.after ? b.after.split('|') : [];
-    const seek = at && !Number.isNaN(Date.parse(at)) ? sql`(${cardSms.createdAt}, ${cardSms.smsId}) < (${at}::timestamptz, ${id}::uuid)` : undefined;
-    const [rows, [{ n }]] = await Promise.all([
+    const seek = seekAfter(b.after);
+    const [rows, total] = await Promise.all([
       db.select().from(cardSms).where(seek ? and(cond, seek) : cond).orderBy(desc(cardSms.createdAt), desc(cardSms.smsId))
-        .limit(p.limit).offset(seek ? 0 : p.offset),
-      db.select({ n: count() }).from(db.select({ one: sql`1` }).from(cardSms).where(cond).limit(cap + 1).as('matched')),
+        .limit(p.limit).offset(opts.offset ?? (seek ? 0 : p.offset)),
+      opts.total === false
+        ? Promise.resolve(0)
+        : db.select({ n: count() }).from(db.select({ one: sql`1` }).from(cardSms).where(cond).limit(cap + 1).as('matched')).then(([r]) => Number(r.n)),
     ]);
-    const total = Number(n);
     const last = rows.length === p.pageSize ? rows[rows.length - 1] : null;
     return {
       list: rows.map(smsRecordOut), total: Math.min(total, cap), totalCapped: total > cap, current: p.current, pageSize: p.pageSize,
       next: last ? `${last.createdAt.toISOString()}|${last.smsId}` : null,
     };
+  }
+
+  /**
+   * One page of a download task, read by key (the list's order: time, then id, newest first) from the previous page's
+   * last message, so an export of a million messages never pages with OFFSET. The export reads its pages in order
+   * (platform/exports.ts); a page whose predecessor is not known here (another process ran it) falls back to its offset.
+   * Not counted: `total` says "more" while pages come full.
+   */
+  async exportPage(b: BodyOf<typeof api.getSmsListPage>, actor: Actor) {
+    const { current = 1, pageSize: _s, ...filters } = b;
+    const key = (n: number) => `${actor.accountId}|${JSON.stringify(filters)}|${n}`;
+    const known = current > 1 ? this.exportCursor.get(key(current - 1)) : undefined;
+    if (known) this.exportCursor.delete(key(current - 1));
+    const r = known
+      ? await this.page({ ...b, after: known }, actor, { total: false })
+      : await this.page(b, actor, { total: false, offset: pageOf(b).offset });
+    if (r.next) {
+      if (this.exportCursor.size > 1000) this.exportCursor.clear();
+      this.exportCursor.set(key(current), r.next);
+    }
+    return { list: r.list, total: r.next ? Number.MAX_SAFE_INTEGER : (current - 1) * r.pageSize + r.list.length };
   }
 
   async detail(b: BodyOf<typeof api.getSmsDetail>, actor: Actor) {
@@ -112,6 +136,12 @@ export class SmsService {
     if (sent.status === SmsStatus.Submitted) this.kick();
     return after ?? created;
   }
+}
+
+/** The keyset condition of a list's `after` (`<createdAt ISO>|<smsId>`: messages older than that one). */
+function seekAfter(after: string | undefined): SQL | undefined {
+  const [at, id] = after ? after.split('|') : [];
+  return at && !Number.isNaN(Date.parse(at)) ? sql`(${cardSms.createdAt}, ${cardSms.smsId}) < (${at}::timestamptz, ${id}::uuid)` : undefined;
 }
 
 /** Writes the carrier's answer on a stored "sending" message (a message a report already moved on is left alone). */

@@ -8,7 +8,7 @@ const en: Messages<typeof zh> = {
   f: {
     customer: 'Customer', name: 'Task name', fileType: 'File type', host: 'SFTP address', port: 'Port', account: 'Account', authType: 'Sign-in',
     password: 'Password', privateKey: 'Private key', passphrase: 'Key passphrase', path: 'Path', pushTime: 'Push time', open: 'State', lastRun: 'Last push',
-    updatedBy: 'Last changed by', secretKept: 'Stored; leave empty to keep it',
+    updatedBy: 'Last changed by', secretKept: 'Stored; leave empty to keep it', hostKey: 'Server host key fingerprint (SHA-256)',
   },
   help: {
     fileType: 'Card list: every card of the customer (a first-level customer\'s includes its second-level customers\' cards). Daily usage: each card\'s usage on the day before.',
@@ -20,6 +20,13 @@ const en: Messages<typeof zh> = {
   action: { add: 'Add task', edit: 'Edit', delete: 'Delete', test: 'Test connection', pushNow: 'Push now', runs: 'Push history', on: 'Switch on', off: 'Switch off' },
   form: { addTitle: 'Add a file push task', editTitle: 'Edit a file push task', required: 'Please select or enter', pushTimeRequired: 'Choose the push time' },
   test: { running: 'Connecting…', ok: 'Connected', failed: 'Connection failed', took: 'took {{ms}} ms' },
+  hostKey: {
+    none: 'Not pinned yet: test the connection and save to pin the fingerprint shown; without a test the first push pins it',
+    pinned: 'Pinned. A push to a server presenting another key is refused.',
+    willPin: 'Saving pins this fingerprint: check it with the server\'s administrator (on the server: ssh-keygen -lf <host public key file>); a server presenting another key then receives no file.',
+    changedTitle: 'The server\'s host key has changed',
+    changed: 'The task accepted {{pinned}}; the server now presents {{presented}}. Unless the server\'s administrator replaced the key on purpose, someone may be intercepting the connection; once checked, save the task to accept the new key.',
+  },
   confirm: {
     deleteTitle: 'Delete this file push task?', deleteContent: 'The task "{{name}}" will push no more; a push waiting to start is cancelled.',
     onTitle: 'Switch this task on?', onContent: 'The task "{{name}}" pushes from the next time its time comes (daily at {{time}}).',

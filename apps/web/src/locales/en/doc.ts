@@ -452,6 +452,7 @@ const en: Messages<typeof zh> = {
       startIp: 'Start IP',
       endIp: 'End IP',
       endIpHint: 'An end IP makes a range and must be after the start IP; leave it empty for a single IP.',
+      startIpHint: 'An IPv4 or IPv6 address (e.g. 203.0.113.8, 2001:db8::1), or a CIDR block of either (e.g. 203.0.113.0/24, 2001:db8::/48; then no end IP). Clients reaching the server as IPv4-mapped IPv6 (::ffff:203.0.113.8) match IPv4 entries.',
       remark: 'Remark',
       status: 'Status',
       open: 'Enabled',

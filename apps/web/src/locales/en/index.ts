@@ -35,5 +35,6 @@ import withholding from './withholding.ts';
 import sms from './sms.ts';
 import datapush from './datapush.ts';
 import autorule from './autorule.ts';
+import custoperation from './custoperation.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding, sms, datapush, autorule };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding, sms, datapush, autorule, custoperation };

@@ -49,6 +49,8 @@ const en: Messages<typeof zh> = {
   shortcutsDiagnose: 'Diagnosis',
   shortcutsQueryflow: 'Traffic detail query',
   shortcutsOncecost: 'One-off fees',
+  shortcutsCustOperation: 'Unicom account operation',
+  shortcutsCustOperationDetail: 'Pool detail',
   operator: 'Operators',
   operatorName: 'Operator names',
   operatorApn: 'Operator APNs',

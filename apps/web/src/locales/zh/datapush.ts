@@ -6,7 +6,7 @@ export default {
   f: {
     customer: '客户', name: '任务名称', fileType: '文件类型', host: 'SFTP 地址', port: '端口', account: '账号', authType: '登录方式',
     password: '密码', privateKey: '私钥', passphrase: '私钥口令', path: '路径', pushTime: '推送时间', open: '状态', lastRun: '最近推送',
-    updatedBy: '最后修改人', secretKept: '已保存，留空则不修改',
+    updatedBy: '最后修改人', secretKept: '已保存，留空则不修改', hostKey: '服务器主机密钥指纹（SHA-256）',
   },
   help: {
     fileType: '卡片列表：客户的全部卡片（一级客户含其二级客户的卡片）；日用量：每张卡前一天的用量。',
@@ -18,6 +18,13 @@ export default {
   action: { add: '新增任务', edit: '编辑', delete: '删除', test: '测试连接', pushNow: '立即推送', runs: '推送记录', on: '开启', off: '关闭' },
   form: { addTitle: '新增文件推送任务', editTitle: '编辑文件推送任务', required: '请选择或输入', pushTimeRequired: '请选择推送时间' },
   test: { running: '正在连接…', ok: '连接成功', failed: '连接失败', took: '用时 {{ms}} 毫秒' },
+  hostKey: {
+    none: '尚未固定：测试连接后保存即固定所示指纹；不测试则首次推送时固定',
+    pinned: '已固定。推送时服务器出示其他密钥会被拒绝。',
+    willPin: '保存后固定此指纹：请与服务器管理员核对（服务器上执行 ssh-keygen -lf <主机公钥文件>），之后出示其他密钥的服务器不会收到文件。',
+    changedTitle: '服务器的主机密钥已变更',
+    changed: '任务已固定的指纹为 {{pinned}}，服务器本次出示 {{presented}}。若非服务器管理员有意更换密钥，可能存在中间人攻击；确认无误后保存任务即接受新密钥。',
+  },
   confirm: {
     deleteTitle: '删除文件推送任务？', deleteContent: '删除后任务“{{name}}”不再推送，等待中的推送将被取消。',
     onTitle: '开启文件推送任务？', onContent: '开启后，任务“{{name}}”从下一次到点（每天 {{time}}）开始推送。',

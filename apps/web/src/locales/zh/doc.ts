@@ -450,6 +450,7 @@ export default {
       startIp: '起始 IP',
       endIp: '结束 IP',
       endIpHint: '填写结束 IP 表示一个 IP 段，须大于起始 IP；留空表示单个 IP。',
+      startIpHint: 'IPv4 或 IPv6 地址（如 203.0.113.8、2001:db8::1），或任一协议族的 CIDR 网段（如 203.0.113.0/24、2001:db8::/48，此时不填结束 IP）。以 IPv4 映射的 IPv6 地址（::ffff:203.0.113.8）访问的客户端按 IPv4 条目匹配。',
       remark: '备注',
       status: '状态',
       open: '已启用',

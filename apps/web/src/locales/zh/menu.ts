@@ -47,6 +47,8 @@ export default {
   shortcutsDiagnose: '诊断',
   shortcutsQueryflow: '流量详单查询',
   shortcutsOncecost: '一次性费用',
+  shortcutsCustOperation: '联通账户运营',
+  shortcutsCustOperationDetail: '流量池详情',
   operator: '运营商',
   operatorName: '运营商名称',
   operatorApn: '运营商 APN',

@@ -2,7 +2,7 @@
 // cards with what the card action came to, the notifications per card and channel, and the runs of a rule. Every read
 // is kept to the rules the caller sees (ownerSql); a record outside it is "not found", whether it exists or not.
 import { sql, type SQL } from 'drizzle-orm';
-import { errorMessage, type BodyOf, type ErrorCode, type Lang, type autorule as api } from '@lynx/contract';
+import { AutoRuleChannel, errorMessage, type BodyOf, type ErrorCode, type Lang, type autorule as api } from '@lynx/contract';
 import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../platform/errors.ts';
 import type { Actor } from '../../../platform/context.ts';
@@ -75,12 +75,21 @@ export class AlarmService {
     if (q.channel !== undefined) where.push(sql`d.channel = ${q.channel}`);
     if (q.state !== undefined) where.push(sql`d.state = ${q.state}`);
     const cond = sql.join(where, sql` and `);
-    const list = await rows(this.db, sql`select * from autorule_deliveries d where ${cond} order by d.iccid, d.channel limit ${p.limit} offset ${p.offset}`);
+    // a webhook notification names the webhook delivery it was handed to (channel_ref): where that delivery stands
+    const list = await rows(this.db, sql`select d.*, w.delivery_id as w_id, w.state as w_state, w.total_attempts as w_attempts,
+        w.last_http_status as w_http
+      from autorule_deliveries d
+      left join webhook_deliveries w on d.channel = ${AutoRuleChannel.Webhook}
+        and w.delivery_id = (case when d.channel_ref ~ '^[0-9]{1,18}$' then d.channel_ref::bigint end)
+      where ${cond} order by d.iccid, d.channel limit ${p.limit} offset ${p.offset}`);
     const [{ n }] = await rows<{ n: string }>(this.db, sql`select count(*) as n from autorule_deliveries d where ${cond}`);
     return {
       list: list.map((d) => ({
         deliveryId: Number(d.delivery_id), alarmId: Number(d.alarm_id), iccid: String(d.iccid), channel: Number(d.channel), state: Number(d.state),
         attempts: Number(d.attempts), lastError: (d.last_error as string | null) ?? null, createdAt: iso(d.created_at)!, sentAt: iso(d.sent_at),
+        webhook: d.w_id == null ? null : {
+          deliveryId: Number(d.w_id), state: Number(d.w_state), totalAttempts: Number(d.w_attempts), lastHttpStatus: d.w_http == null ? null : Number(d.w_http),
+        },
       })),
       total: Number(n), current: p.current, pageSize: p.pageSize,
     };

@@ -23,6 +23,8 @@ export interface EngineRule {
   scopeOperatorId: number | null;
   scopePlanId: number | null;
   activeFrom: Date | null;
+  /** when the rule was last changed (edited, switched, published) */
+  updatedAt: Date | null;
   name: string;
 }
 
@@ -33,7 +35,7 @@ export function engineRule(r: Record<string, unknown>): EngineRule {
     action: Number(r.action), targetState: n(r.target_state), targetPlanId: n(r.target_plan_id), channels: ((r.channels as number[]) ?? []).map(Number),
     ownerCustId: n(r.owner_cust_id), ownerRootCustId: n(r.owner_root_cust_id), ownerScope: Number(r.owner_scope), scopeCustId: n(r.scope_cust_id),
     scopeOperatorId: n(r.scope_operator_id), scopePlanId: n(r.scope_plan_id), activeFrom: r.active_from == null ? null : new Date(r.active_from as string),
-    name: String(r.name),
+    updatedAt: r.updated_at == null ? null : new Date(r.updated_at as string), name: String(r.name),
   };
 }
 
@@ -65,9 +67,33 @@ export interface ChunkArgs {
   asOf: Date;
   /** the business day of asOf */
   asOfDay: string;
-  /** a feed run: only cards whose usage moved after this instant are looked at for usage sums */
+  /** a feed run: the previous feed check's instant (changes after it are new); null for a scan or a run by hand */
   changedSince: Date | null;
+  /**
+   * a feed run: the cards of the chunk that can have crossed a usage condition since the previous check — a daily
+   * usage row written, or a card history row (state, plan), after `changedSince` less the overlap (scan.ts)
+   */
+  touched: string[] | null;
+  /**
+   * the earliest cycle start of the chunk's cards (scan.ts), as a constant: the SMS sums read the daily rows from
+   * it, and a planner that knows the bound reads them by card rather than by day
+   */
+  cycleFloor: string | null;
   excluded: number[];
+}
+
+/** How far before the previous feed check a change still counts as new (a feed transaction committed late). */
+export const FEED_OVERLAP_MS = 10 * 60_000;
+
+/**
+ * Whether a feed run may look only at the changes since the previous check for this rule: the rule's condition was
+ * set (switched on, edited) before that check, which therefore evaluated it over every card. A rule switched on or
+ * edited since is evaluated over every card, as a scan would.
+ */
+export function incremental(rule: EngineRule, a: Pick<ChunkArgs, 'changedSince'>): boolean {
+  if (!a.changedSince) return false;
+  const setAt = Math.max(rule.activeFrom?.getTime() ?? Infinity, rule.updatedAt?.getTime() ?? 0);
+  return setAt <= a.changedSince.getTime() - FEED_OVERLAP_MS;
 }
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
@@ -84,6 +110,7 @@ export function triggerSql(rule: EngineRule, a: ChunkArgs): SQL {
   const from = rule.activeFrom ?? a.asOf;
   const since = ts(a.changedSince && a.changedSince.getTime() - 3600_000 > from.getTime() ? new Date(a.changedSince.getTime() - 3600_000) : from);
   const n = rule.threshold ?? 0;
+  const touched = a.touched && incremental(rule, a) ? sql`${`{${a.touched.join(',')}}`}::text[]` : null;
   switch (rule.ruleType) {
     case AutoRuleType.CycleDue:
       return sql`select c.iccid, c.cust_id, c.root_cust_id, 'due:' || extract(epoch from c.contract_end_at)::bigint as period_key,
@@ -91,9 +118,10 @@ export function triggerSql(rule: EngineRule, a: ChunkArgs): SQL {
         from cards c where ${base} and c.state = ${CardState.Activated}
           and c.contract_end_at > ${asOf} and c.contract_end_at <= ${asOf} + make_interval(days => ${n}::int)`;
     case AutoRuleType.DataUsage:
+      // a feed check: only the cards whose usage (or plan) moved can have crossed since the previous one
       return sql`select c.iccid, c.cust_id, c.root_cust_id, 'cycle:' || c.cycle_from::text as period_key,
           round(c.cycle_used_bytes::numeric * 100 / c.cycle_quota_bytes, 2)::text as value, ${asOf} as event_at
-        from cards c where ${base} and c.cycle_from is not null and c.cycle_quota_bytes > 0
+        from cards c where ${base} ${touched ? sql`and c.iccid = any(${touched})` : sql``} and c.cycle_from is not null and c.cycle_quota_bytes > 0
           and c.cycle_used_bytes::numeric * 100 >= ${n}::numeric * c.cycle_quota_bytes`;
     case AutoRuleType.PoolUsage:
       return sql`select c.iccid, c.cust_id, c.root_cust_id,
@@ -106,7 +134,13 @@ export function triggerSql(rule: EngineRule, a: ChunkArgs): SQL {
           'silent:' || extract(epoch from coalesce(c.last_session_at, c.activated_at))::bigint as period_key,
           floor(extract(epoch from (${asOf} - coalesce(c.last_session_at, c.activated_at))) / 3600)::bigint::text as value, ${asOf} as event_at
         from cards c where ${base} and c.state = ${CardState.Activated}
-          and coalesce(c.last_session_at, c.activated_at) <= ${asOf} - make_interval(hours => ${n}::int)`;
+          and coalesce(c.last_session_at, c.activated_at) <= ${asOf} - make_interval(hours => ${n}::int)
+          ${touched
+    // a feed check: silence crosses N hours with time, so the cards whose silence began in the N hours before the
+    // previous check (less the overlap) and now, and the cards whose state changed since (a card activated again)
+    ? sql`and (coalesce(c.last_session_at, c.activated_at) > ${ts(new Date(a.changedSince!.getTime() - FEED_OVERLAP_MS))} - make_interval(hours => ${n}::int)
+            or c.iccid = any(${touched}))`
+    : sql``}`;
     case AutoRuleType.ImeiChanged:
       return sql`select c.iccid, c.cust_id, c.root_cust_id, 'imei:' || x.changed_at::text as period_key, x.new_imei as value, x.changed_at as event_at
         from cards c join autorule_imei_changes x on x.iccid = c.iccid
@@ -122,18 +156,17 @@ export function triggerSql(rule: EngineRule, a: ChunkArgs): SQL {
         where ${base} and h.iccid > ${a.lo} and h.iccid <= ${a.hi} and h.at > ${since} and h.at <= ${asOf} and ${what}`;
     }
     case AutoRuleType.SmsOver: {
-      // a feed check sums only the cards whose SMS moved since the previous check (read off the chunk's new daily rows)
-      const moved = a.changedSince
-        ? sql`join (select distinct x.iccid from card_usage_daily x where x.iccid > ${a.lo} and x.iccid <= ${a.hi}
-            and x.day >= ${dayOf(a.changedSince)}::date and x.day <= ${a.asOfDay}::date and x.sms > 0 and x.updated_at > ${ts(a.changedSince)}) m on m.iccid = c.iccid`
-        : sql``;
+      // a feed check sums only the cards whose usage moved since the previous check
       return sql`with cs as materialized (
           select c.iccid, c.cust_id, c.root_cust_id, c.cycle_from, least(c.cycle_to, ${a.asOfDay}::date) as upto
-          from cards c ${moved} where ${base} and c.cycle_from is not null and c.cycle_from <= ${a.asOfDay}::date
+          from cards c where ${base} ${touched ? sql`and c.iccid = any(${touched})` : sql``} and c.cycle_from is not null and c.cycle_from <= ${a.asOfDay}::date
+            -- a card recorded in this cycle already needs no sum
+            and not exists (select 1 from autorule_alarm_cards k where k.rule_id = ${rule.ruleId} and k.iccid = c.iccid and k.period_key = 'cycle:' || c.cycle_from::text)
         ),
         u as (
           select d.iccid, sum(d.sms)::bigint as n from card_usage_daily d join cs on cs.iccid = d.iccid and d.day >= cs.cycle_from and d.day <= cs.upto
-          where d.iccid > ${a.lo} and d.iccid <= ${a.hi} and d.day <= ${a.asOfDay}::date and d.day >= (select min(cycle_from) from cs)
+          where d.iccid > ${a.lo} and d.iccid <= ${a.hi} and d.day <= ${a.asOfDay}::date
+            and d.day >= ${a.cycleFloor == null ? sql`(select min(cycle_from) from cs)` : sql`${a.cycleFloor}::date`}
           group by d.iccid
         )
         select cs.iccid, cs.cust_id, cs.root_cust_id, 'cycle:' || cs.cycle_from::text as period_key, u.n::text as value, ${asOf} as event_at

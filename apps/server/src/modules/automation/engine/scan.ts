@@ -14,7 +14,7 @@ import type { Db, Executor } from '../../../db/client.ts';
 import type { CardServiceDeps } from '../../card/lifecycle/card-service.ts';
 import { rows } from '../sql.ts';
 import { applyRuleActions } from './actions.ts';
-import { dayOf, engineRule, excludedPlans, triggerSql, type EngineRule } from './rule-sql.ts';
+import { FEED_OVERLAP_MS, dayOf, engineRule, excludedPlans, incremental, triggerSql, type EngineRule } from './rule-sql.ts';
 
 /** A run not renewed for this long is taken over by the next worker (each chunk renews it). */
 export const AUTO_RULE_LEASE_MS = 120_000;
@@ -46,7 +46,9 @@ const liveRules = (types: readonly number[] | null) => sql`select * from autorul
  * Creates the run of `key` if there is none (the rules it covers fixed now, with one trigger record per rule), and
  * answers its id. A second caller with the same key gets the same run.
  */
-export async function createRun(db: Db, a: { kind: number; key: string; asOf: Date; changedSince?: Date | null; ruleIds?: number[] }): Promise<number | null> {
+export async function createRun(
+  db: Db, a: { kind: number; key: string; asOf: Date; changedSince?: Date | null; feedsFrom?: Date | null; ruleIds?: number[] },
+): Promise<number | null> {
   return db.transaction(async (tx) => {
     const [existing] = await rows<{ run_id: number }>(tx, sql`select run_id from autorule_runs where run_key = ${a.key}`);
     if (existing) return Number(existing.run_id);
@@ -55,9 +57,9 @@ export async function createRun(db: Db, a: { kind: number; key: string; asOf: Da
     if (a.ruleIds) rules = rules.filter((r) => a.ruleIds!.includes(r.ruleId));
     if (rules.length === 0) return null;
     const ids = rules.map((r) => r.ruleId);
-    const [run] = await rows<{ run_id: number }>(tx, sql`insert into autorule_runs (kind, run_key, as_of, changed_since, rule_ids)
+    const [run] = await rows<{ run_id: number }>(tx, sql`insert into autorule_runs (kind, run_key, as_of, changed_since, feeds_from, rule_ids)
       values (${a.kind}, ${a.key}, ${a.asOf.toISOString()}::timestamptz, ${a.changedSince?.toISOString() ?? null}::timestamptz,
-        ${`{${ids.join(',')}}`}::int[])
+        ${a.feedsFrom?.toISOString() ?? null}::timestamptz, ${`{${ids.join(',')}}`}::int[])
       on conflict (run_key) do nothing returning run_id`);
     if (!run) {
       const [other] = await rows<{ run_id: number }>(tx, sql`select run_id from autorule_runs where run_key = ${a.key}`);
@@ -81,19 +83,40 @@ async function claim(db: Db, runId: number, owner: string) {
 
 /**
  * Records the IMEIs of the chunk's cards as seen now, and every change from a value seen before to another (a card's
- * first IMEI is no change). IMEI rules read the changes.
+ * first IMEI is no change). IMEI rules read the changes. One statement that reads the cards beside what was seen and
+ * writes only the cards seen for the first time or changed: a run over cards whose IMEIs did not move writes nothing.
  */
 async function observeImeis(tx: Executor, lo: string, hi: string, asOf: Date) {
   const at = sql`${asOf.toISOString()}::timestamptz`;
-  await tx.execute(sql`insert into autorule_imei_changes (iccid, changed_at, old_imei, new_imei)
-    select c.iccid, ${at}, s.imei, c.imei from cards c join autorule_imei_seen s on s.iccid = c.iccid
-    where c.iccid > ${lo} and c.iccid <= ${hi} and s.iccid > ${lo} and s.iccid <= ${hi}
-      and c.imei is not null and s.imei is not null and c.imei <> s.imei and s.seen_at < ${at}
-    on conflict do nothing`);
-  await tx.execute(sql`insert into autorule_imei_seen (iccid, imei, seen_at)
-    select c.iccid, c.imei, ${at} from cards c where c.iccid > ${lo} and c.iccid <= ${hi} and c.imei is not null
+  await tx.execute(sql`with cur as materialized (
+      select c.iccid, c.imei, s.imei as seen
+      from cards c left join autorule_imei_seen s on s.iccid = c.iccid and s.iccid > ${lo} and s.iccid <= ${hi}
+      where c.iccid > ${lo} and c.iccid <= ${hi} and c.imei is not null
+        and (s.iccid is null or (s.imei is distinct from c.imei and s.seen_at < ${at}))
+    ),
+    chg as (
+      insert into autorule_imei_changes (iccid, changed_at, old_imei, new_imei)
+      select iccid, ${at}, seen, imei from cur where seen is not null
+      on conflict do nothing returning 1
+    )
+    insert into autorule_imei_seen (iccid, imei, seen_at)
+    select iccid, imei, ${at} from cur
     on conflict (iccid) do update set imei = excluded.imei, seen_at = excluded.seen_at
       where autorule_imei_seen.imei is distinct from excluded.imei and autorule_imei_seen.seen_at < excluded.seen_at`);
+}
+
+/**
+ * A feed run's chunk: the cards that can have crossed a usage condition since the previous check — a daily usage row
+ * written after `since` (on the days the windows since can have written: from `usageFrom`, the day of the feeds'
+ * watermark at the previous check) or a card history row after `since` (a state or plan change).
+ */
+async function touchedCards(tx: Executor, lo: string, hi: string, since: Date, usageFrom: string, asOf: Date): Promise<string[]> {
+  const t = sql`${since.toISOString()}::timestamptz`;
+  const list = await rows<{ iccid: string }>(tx, sql`select x.iccid from card_usage_daily x
+      where x.day >= ${usageFrom}::date and x.day <= ${dayOf(asOf)}::date and x.iccid > ${lo} and x.iccid <= ${hi} and x.updated_at > ${t}
+    union
+    select h.iccid from card_history h where h.at > ${t} and h.at <= ${asOf.toISOString()}::timestamptz and h.iccid > ${lo} and h.iccid <= ${hi}`);
+  return list.map((r) => r.iccid);
 }
 
 /** One chunk of one rule: records the new triggers, queues their notifications, applies the action. */
@@ -111,7 +134,11 @@ async function evaluateRule(
     ins as (insert into autorule_alarm_cards (rule_id, iccid, period_key, alarm_id, cust_id, root_cust_id, value, event_at, triggered_at)
       select ${rule.ruleId}, cand.iccid, cand.period_key, ${alarmId}, cand.cust_id, cand.root_cust_id, cand.value, cand.event_at,
         ${args.asOf.toISOString()}::timestamptz
-      from cand order by cand.iccid, cand.period_key on conflict do nothing returning iccid, period_key) ${delivery}
+      from cand
+      -- the cards recorded before are passed over by a read of the key (the conflict clause still keeps a card
+      -- another run records meanwhile to once, without an insert attempt per recorded card on every run)
+      where not exists (select 1 from autorule_alarm_cards k where k.rule_id = ${rule.ruleId} and k.iccid = cand.iccid and k.period_key = cand.period_key)
+      order by cand.iccid, cand.period_key on conflict do nothing returning iccid, period_key) ${delivery}
     select (select count(*) from ins)::int as n, (select array_agg(distinct iccid order by iccid) from ins) as iccids`);
   const n = Number(res?.n ?? 0);
   if (n === 0) return 0;
@@ -134,6 +161,15 @@ export async function continueRun(deps: EngineDeps, runId: number, opts: RunOpti
   }
   const asOf = new Date(run.as_of as string);
   const changedSince = run.changed_since == null ? null : new Date(run.changed_since as string);
+  // a feed run's changes: after the previous check less the overlap, on the days from the watermark it saw
+  const touchedSince = changedSince && new Date(changedSince.getTime() - FEED_OVERLAP_MS);
+  let usageFrom: string | null = null;
+  if (touchedSince) {
+    const [prev] = await rows<{ feeds_from: string | null }>(deps.db, sql`select feeds_from from autorule_runs
+      where kind = ${AutoRuleRunKind.FeedWindow} and run_id < ${runId} order by run_id desc limit 1`);
+    const from = prev?.feeds_from == null ? touchedSince.getTime() : Math.min(new Date(prev.feeds_from).getTime(), touchedSince.getTime());
+    usageFrom = dayOf(new Date(from));
+  }
   const ruleIds = (run.rule_ids as number[]).map(Number);
   // a rule deleted or switched off while the run works is left alone from then on
   const alarms = new Map((await rows<{ rule_id: number; alarm_id: number }>(deps.db, sql`select rule_id, alarm_id from autorule_alarms where run_id = ${runId}`))
@@ -154,14 +190,21 @@ export async function continueRun(deps: EngineDeps, runId: number, opts: RunOpti
             lease_until = now() + ${`${AUTO_RULE_LEASE_MS / 1000} seconds`}::interval
           where run_id = ${runId} and lease_owner = ${owner} and cursor_iccid = ${cursor} returning run_id`);
         if (!mine) throw new Error('the rule run was taken over by another worker');
+        // the chunk's statements are many and short: compiling them (JIT) costs more than it saves
+        await tx.execute(sql`set local jit = off`);
         const rules = (await rows(tx, sql`select * from autorules where rule_id = any(${`{${ruleIds.join(',')}}`}::int[])
           and deleted_at is null and enabled order by rule_id`)).map(engineRule);
         if (rules.some((r) => r.ruleType === AutoRuleType.ImeiChanged)) await observeImeis(tx, cursor, hi, asOf);
+        const touched = touchedSince && usageFrom && rules.some((r) => incremental(r, { changedSince }))
+          ? await touchedCards(tx, cursor, hi, touchedSince, usageFrom, asOf) : null;
+        const cycleFloor = rules.some((r) => r.ruleType === AutoRuleType.SmsOver)
+          ? (await rows<{ d: string | null }>(tx, sql`select min(cycle_from)::text as d from cards where iccid > ${cursor} and iccid <= ${hi}`))[0]?.d ?? null
+          : null;
         let total = 0;
         for (const rule of rules) {
           const alarmId = alarms.get(rule.ruleId);
           if (alarmId === undefined) continue;
-          total += await evaluateRule(deps, tx, rule, alarmId, { lo: cursor, hi, asOf, asOfDay: dayOf(asOf), changedSince, excluded });
+          total += await evaluateRule(deps, tx, rule, alarmId, { lo: cursor, hi, asOf, asOfDay: dayOf(asOf), changedSince, touched, cycleFloor, excluded });
         }
         if (total) await tx.execute(sql`update autorule_runs set cards_triggered = cards_triggered + ${total} where run_id = ${runId}`);
       });
@@ -203,13 +246,13 @@ export async function runScan(deps: EngineDeps, asOf: Date, opts: RunOptions = {
  * and event types at `asOf` over the usage that moved since that check.
  */
 export async function runFeedCheck(deps: EngineDeps, asOf: Date, opts: RunOptions = {}): Promise<RunResult | null> {
-  const [feed] = await rows<{ w: string | null }>(deps.db, sql`select max(watermark) as w from usage_feeds`);
+  const [feed] = await rows<{ w: string | null; lo: string | null }>(deps.db, sql`select max(watermark) as w, min(watermark) as lo from usage_feeds`);
   const watermark = feed?.w == null ? null : new Date(feed.w);
   const [last] = await rows<{ as_of: string }>(deps.db, sql`select as_of from autorule_runs where kind = ${AutoRuleRunKind.FeedWindow}
     order by run_id desc limit 1`);
   const key = `feed:${watermark ? watermark.toISOString() : 'none'}`;
   const runId = await createRun(deps.db, {
-    kind: AutoRuleRunKind.FeedWindow, key, asOf, changedSince: last ? new Date(last.as_of) : null,
+    kind: AutoRuleRunKind.FeedWindow, key, asOf, changedSince: last ? new Date(last.as_of) : null, feedsFrom: feed?.lo == null ? null : new Date(feed.lo),
   });
   return runId == null ? null : continueRun(deps, runId, opts);
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { BILL_DUE_DAYS, BillRunState, BillSummaryDim, ErrorCode, businessDay, type BodyOf, type Lang, type bill as api } from '@lynx/contract';
+import { BILL_DUE_DAYS, BillRunState, BillSummaryDim, ErrorCode, WebhookEventType, businessDay, type BodyOf, type Lang, type bill as api } from '@lynx/contract';
 import type { Db } from '../../../db/client.ts';
 import { audit } from '../../../platform/audit.ts';
 import { AppError, denied } from '../../../platform/errors.ts';
@@ -8,6 +8,7 @@ import { contains, pageOf } from '../../../platform/paging.ts';
 import { dayPlus } from '../../money/credit/credit-service.ts';
 import { billColumns, billRowOut, billScope, billStatusSql, iso, loadBill, rowsOf } from './bill-sql.ts';
 import { START_LOCK as BILL_RUN_START_LOCK } from '../run/bill-run.ts';
+import { enqueueEvent } from '../../delivery/webhook/outbox.ts';
 
 /**
  * Bills (Billing › Bills, docs/billing.md "Bills"): the list with its filters, one bill with its breakdowns, and
@@ -113,6 +114,15 @@ export class BillService {
       await audit(tx, ctx, {
         entity: 'bill', entityId: billId, custId: after.row.custId, rootCustId: after.rootCustId,
         before: { published: 0, status: before.row.status }, after: { published: 1, dueDate, status: after.row.status, amountDue: after.row.amountDue },
+      });
+      // the customer's system hears of it if it subscribes (docs/webhooks.md): in this transaction, so only a publication
+      // that commits is sent, by hand or by the automated ledger (which publishes through here)
+      await enqueueEvent(tx, {
+        custId: after.row.custId, type: WebhookEventType.BillPublished, at: now,
+        payload: {
+          billId: after.row.billId, billNo: after.row.billNo, custId: after.row.custId, periodKey: after.row.periodKey,
+          amountDue: after.row.amountDue, currency: 'CNY', publishedAt: now.toISOString(),
+        },
       });
       return after.row;
     });

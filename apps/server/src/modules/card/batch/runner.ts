@@ -22,6 +22,7 @@ import type { CardAction, CardPlan } from '../lifecycle/engine.ts';
 import { applyPoolChunk, isPoolBatch } from '../../pool/pool-members.ts';
 import { checkPool } from '../../pool/pool-usage.ts';
 import { applySmsChunk, isSmsBatch } from '../../sms/batch.ts';
+import { BATCH_EVENT_COLUMNS, enqueueBatchFinished, rowsOf, type BatchEventRow } from './events.ts';
 
 const { BatchType, BatchState, BatchItemStatus } = batch;
 
@@ -117,7 +118,7 @@ export class BatchRunner {
     const run: Run = {
       batchId, op, who: { kind: 'user', ctx }, plan,
       labels: op.type === BatchType.Labels ? await labelsForBatch(db, op.labelIds ?? [], actor) : new Map(),
-      notes: { reason: op.reason, note: { zh: `批量操作 ${short}`, en: `batch ${short}` } },
+      notes: { reason: op.reason, note: { zh: `批量操作 ${short}`, en: `batch ${short}` }, batchId },
       halt: false,
     };
 
@@ -283,13 +284,20 @@ export class BatchRunner {
       where b.batch_id = ${batchId}::uuid and b.state = ${BatchState.Running}`);
   }
 
-  /** Running → done once no item is pending (another worker may still hold the last chunk: then it finishes it). */
+  /**
+   * Running → done once no item is pending (another worker may still hold the last chunk: then it finishes it), with its
+   * batch.finished webhook event in the same transaction: only the worker that makes the change writes it.
+   */
   private async finish(batchId: string): Promise<void> {
     await this.refreshCounts(batchId);
-    await this.deps.db.execute(sql`
-      update card_batches set state = ${BatchState.Done}, finished_at = now()
-      where batch_id = ${batchId}::uuid and state = ${BatchState.Running}
-        and not exists (select 1 from card_batch_items where batch_id = ${batchId}::uuid and status = ${BatchItemStatus.Pending})`);
+    await this.deps.db.transaction(async (tx) => {
+      const done = await tx.execute(sql`
+        update card_batches set state = ${BatchState.Done}, finished_at = now()
+        where batch_id = ${batchId}::uuid and state = ${BatchState.Running}
+          and not exists (select 1 from card_batch_items where batch_id = ${batchId}::uuid and status = ${BatchItemStatus.Pending})
+        returning ${BATCH_EVENT_COLUMNS}`);
+      await enqueueBatchFinished(tx, rowsOf<BatchEventRow>(done));
+    });
   }
 
   private async failPending(batchId: string, code: ErrorCode): Promise<void> {
@@ -311,10 +319,13 @@ export class BatchRunner {
       .where(and(eq(cardBatches.state, BatchState.Running), sql`(${cardBatches.heartbeatAt} is null or ${cardBatches.heartbeatAt} < now() - make_interval(secs => ${STALE_SECONDS}))`))
       .returning({ batchId: cardBatches.batchId });
     for (const s of stale) await this.enqueue(s.batchId);
-    await db
-      .update(cardBatches)
-      .set({ state: BatchState.Cancelled, cancelledAt: new Date() })
-      .where(and(eq(cardBatches.state, BatchState.Validated), sql`${cardBatches.createdAt} < now() - interval '1 day'`));
+    await db.transaction(async (tx) => {
+      const cancelled = await tx.execute(sql`
+        update card_batches set state = ${BatchState.Cancelled}, cancelled_at = now()
+        where state = ${BatchState.Validated} and created_at < now() - interval '1 day'
+        returning ${BATCH_EVENT_COLUMNS}`);
+      await enqueueBatchFinished(tx, rowsOf<BatchEventRow>(cancelled));
+    });
     await db.execute(sql`
       delete from card_batch_items where batch_id in (
         select b.batch_id from card_batches b

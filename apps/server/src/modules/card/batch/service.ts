@@ -19,6 +19,7 @@ import { CardListService } from '../list/list.ts';
 import { cardBatchItems, cardBatches } from './tables.ts';
 import { checkParams, Classifier, mayRun, mayView, reasonOf, type BatchOp, type Verdict } from './ops.ts';
 import { downtimeFeeOf } from './downtime-fee.ts';
+import { enqueueBatchFinished } from './events.ts';
 
 const { BatchState, BatchSource, BatchVerdict, BatchItemStatus, BatchType, batchMaxOf } = batch;
 type ValidateBody = BodyOf<typeof batch.validateBatch>;
@@ -254,6 +255,11 @@ export class BatchService {
         .where(eq(cardBatches.batchId, batchId))
         .returning();
       await audit(tx, ctx, { entity: 'cardBatch', entityId: batchId, custId: b.custId, rootCustId: b.rootCustId, before: { state: b.state }, after: { state: after.state, action: 'cancel' } });
+      // a cancelled batch has reached its final state: batch.finished for its customer, in this transaction
+      await enqueueBatchFinished(tx, [{
+        batch_id: after.batchId, type: after.type, state: after.state, cust_id: after.custId, total_count: after.totalCount,
+        succeeded_count: after.succeededCount, failed_count: after.failedCount, created_by: after.createdBy, finished_at: null, cancelled_at: after.cancelledAt,
+      }]);
       return toSummary(after);
     });
   }

@@ -6,7 +6,7 @@
 // audit row. Design note: docs/card-lifecycle.md.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  CardChangeSource, CardChangeType, CardState, ErrorCode, PlanOperationMode, PlanRenewalMode, type Bilingual,
+  CardChangeSource, CardChangeType, CardState, ErrorCode, PlanOperationMode, PlanRenewalMode, WebhookEventType, type Bilingual,
 } from '@lynx/contract';
 import type { Db, Executor } from '../../../db/client.ts';
 import type { Config } from '../../../config.ts';
@@ -29,6 +29,7 @@ import { cycleBoundary } from './time.ts';
 import { refreshCardCycles } from '../../usage/cycle-columns.ts';
 import type { ZoneTarget } from './model.ts';
 import { rateEventCharges, recordEventCharges, refuseUnaffordable } from '../../billing/charges/charges.ts';
+import { enqueueEvents, type WebhookEventInput } from '../../delivery/webhook/outbox.ts';
 
 export type CardRow = typeof cards.$inferSelect;
 
@@ -67,6 +68,8 @@ export const SYNC_FAILED_NOTE: Bilingual = { zh: '运营商同步失败，已记
 export interface CardActionNotes {
   reason?: string | null;
   note?: Bilingual | null;
+  /** the batch making the change: its `card.state_changed` webhook events say source `batch` and name it */
+  batchId?: string | null;
 }
 
 /** Joins the server's notes of one history entry, each language on its own. */
@@ -244,6 +247,11 @@ async function operatorCalls(ex: Executor, effects: Effect[], finalState: number
 export type CardOutcome = { ok: true; result: CardActionResult } | { ok: false; error: AppError };
 
 const sourceOf = (who: CardActor) => (who.kind === 'user' ? CardChangeSource.User : who.source);
+
+/** The `source` of a card.state_changed webhook event (docs/webhooks.md "Producers"). */
+const WEBHOOK_SOURCE: Record<number, 'user' | 'rule' | 'operator' | 'system'> = {
+  [CardChangeSource.User]: 'user', [CardChangeSource.Rule]: 'rule', [CardChangeSource.Schedule]: 'system', [CardChangeSource.Operator]: 'operator',
+};
 const actorName = (who: CardActor) => (who.kind === 'user' ? who.ctx.actor.loginName : who.actor);
 
 const TARGET_KIND: Record<ZoneTarget['kind'], Bilingual> = { zone: { zh: '区域', en: 'zone' }, region: { zh: '地区', en: 'region' }, network: { zh: '网络', en: 'network' } };
@@ -317,7 +325,7 @@ interface Decided {
  */
 async function applyRows(
   deps: CardServiceDeps, tx: Executor, who: CardActor, rows: CardRow[], action: CardAction, why: string | null, now: Date,
-  extra: Bilingual | null = null,
+  extra: Bilingual | null = null, batchId: string | null = null,
 ): Promise<Map<string, CardOutcome>> {
   const out = new Map<string, CardOutcome>();
   const by = actorName(who);
@@ -491,6 +499,26 @@ async function applyRows(
       })));
   if (history.length > 0) await tx.insert(cardHistory).values(history);
 
+  // each state step is a card.state_changed webhook event for the card's customer (docs/webhooks.md "Producers"), in this
+  // transaction and with one outbox call for the whole set: sent if and only if the change commits
+  const source = batchId ? 'batch' : (WEBHOOK_SOURCE[sourceOf(who)] ?? 'system');
+  const events: WebhookEventInput[] = [];
+  for (const { d } of applied) {
+    const custId = d.row.custId;
+    if (custId == null) continue;
+    for (const e of d.res.effects) {
+      if (e.kind !== 'history' || e.from === e.to) continue;
+      events.push({
+        custId, type: WebhookEventType.CardStateChanged, at: e.at,
+        payload: {
+          iccid: d.row.iccid, msisdn: d.row.msisdn ?? null, custId, fromState: e.from, toState: e.to, source, reason: why,
+          ...(batchId ? { batchId } : {}), changedAt: e.at.toISOString(),
+        },
+      });
+    }
+  }
+  if (events.length > 0) await enqueueEvents(tx, events);
+
   if (who.kind === 'user') {
     const ctx = who.ctx;
     const changedCols = new Map(changed.map((c) => [c.iccid, c.cols]));
@@ -540,7 +568,7 @@ export async function applyCardActions(
     const rows = unique.length === 1
       ? await tx.select().from(cards).where(eq(cards.iccid, unique[0])).for('update')
       : await tx.select().from(cards).where(inArray(cards.iccid, unique)).orderBy(asc(cards.iccid)).for('update');
-    const out = await applyRows(deps, tx, who, rows, action, why, opts.now ?? new Date(), opts.note ?? null);
+    const out = await applyRows(deps, tx, who, rows, action, why, opts.now ?? new Date(), opts.note ?? null, opts.batchId ?? null);
     for (const iccid of unique) if (!out.has(iccid)) out.set(iccid, { ok: false, error: notFound() });
     return out;
   };

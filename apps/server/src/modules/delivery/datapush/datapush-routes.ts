@@ -10,6 +10,10 @@ import { SftpSession } from './datapush-sftp.ts';
 import { createDueRuns, DATA_PUSH_RUN_QUEUE, DATA_PUSH_TICK_QUEUE, executeRun, lostRuns, requestPush, runPage } from './datapush-run.ts';
 
 const OK = { zh: '连接成功，路径 {path} 可写', en: 'Connected; the path {path} is writable' };
+const KEY_CHANGED = {
+  zh: '。注意：服务器的主机密钥与任务已确认的不同（已确认 {pinned}，本次 {presented}），推送会被拒绝；请与服务器管理员核对新指纹，确认无误后保存任务即接受新密钥',
+  en: '. Note: the server\'s host key differs from the one the task accepted (accepted {pinned}, now {presented}) and pushes are refused; check the new fingerprint with the server\'s administrator and save the task to accept it',
+};
 
 /**
  * System › File push (14030000, issue 15; docs/data-push.md): the tasks, "test connection", "push now", the runs, and
@@ -36,15 +40,23 @@ export function dataPushRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, api.testDataPushConnection, async (b, c) => {
     const started = Date.now();
     // a bad field or a task the caller does not see is an error (the envelope); an unreachable server is an answer
-    const target = await tasks.targetForTest(b, ctxOf(c).actor);
+    const { target, pinned } = await tasks.targetForTest(b, ctxOf(c).actor);
+    let hostKey: string | null = null;
     let session: SftpSession | null = null;
+    const answer = (ok: boolean, message: string, errorCode: number | null) => {
+      const hostKeyChanged = pinned !== null && hostKey !== null && hostKey !== pinned;
+      const note = hostKeyChanged ? interpolate(KEY_CHANGED[c.lang], { pinned: pinned!, presented: hostKey! }) : '';
+      return { ok, message: message + note, errorCode, elapsedMs: Date.now() - started, hostKey, hostKeyChanged };
+    };
     try {
-      session = await SftpSession.open(target);
+      session = await SftpSession.open(target, undefined, (fp) => {
+        hostKey = fp;
+      });
       await session.checkWritable();
-      return { ok: true, message: interpolate(OK[c.lang], { path: target.remotePath }), errorCode: null, elapsedMs: Date.now() - started };
+      return answer(true, interpolate(OK[c.lang], { path: target.remotePath }), null);
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
-      return { ok: false, message: e.message_(c.lang), errorCode: e.code, elapsedMs: Date.now() - started };
+      return answer(false, e.message_(c.lang), e.code);
     } finally {
       session?.close();
     }

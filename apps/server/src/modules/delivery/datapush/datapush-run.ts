@@ -128,11 +128,12 @@ export async function executeRun(db: Db, box: SecretBox, runId: number, opts: { 
   if (!run) return { runId, claimed: false, state: null, retry: false };
   const attempts = Number(run.attempts);
   const [task] = rowsOf<Record<string, unknown>>(await db.execute(sql`select t.task_id, t.cust_id, c.level, t.file_type, t.host, t.port, t.account,
-      t.credentials_sealed, t.remote_path
+      t.credentials_sealed, t.remote_path, t.host_key
     from data_push_tasks t join customers c on c.cust_id = t.cust_id where t.task_id = ${run.task_id} and t.deleted_at is null`));
   const finish = async (e: unknown): Promise<RunOutcome> => {
     const err = e instanceof AppError ? e : new AppError(ErrorCode.DataPushFailed, { detail: ((e as Error)?.message ?? String(e)).slice(0, 200) });
-    const retry = task != null && attempts < DATA_PUSH_MAX_ATTEMPTS;
+    // another host key is not a passing trouble: the run fails now, until the user accepts the new key
+    const retry = task != null && attempts < DATA_PUSH_MAX_ATTEMPTS && err.code !== ErrorCode.DataPushHostKeyChanged;
     const state = retry ? RunState.Waiting : RunState.Failed;
     await db.execute(sql`update data_push_runs set state = ${state}, error_code = ${err.code}, error_params = ${err.params ? JSON.stringify(err.params) : null}::jsonb,
       heartbeat_at = now(), finished_at = ${retry ? sql`null` : sql`now()`} where run_id = ${runId}`);
@@ -145,7 +146,14 @@ export async function executeRun(db: Db, box: SecretBox, runId: number, opts: { 
     session = await SftpSession.open({
       host: String(task.host), port: Number(task.port), account: String(task.account), remotePath: String(task.remote_path),
       password: secrets.password ?? null, privateKey: secrets.privateKey ?? null, passphrase: secrets.passphrase ?? null,
+      hostKey: (task.host_key as string | null) ?? null,
     }, opts.timeoutMs);
+    // a task saved without a host key (before keys were pinned, or after its address changed) is pinned by its first
+    // connection; the address is part of the condition, so a concurrent edit of it is not pinned to the old server
+    if (!task.host_key && session.hostKey) {
+      await db.execute(sql`update data_push_tasks set host_key = ${session.hostKey} where task_id = ${task.task_id} and host_key is null
+        and host = ${String(task.host)} and port = ${Number(task.port)}`);
+    }
     // the run's own day: a scheduled run covers the day before its day, one by hand the day before it was asked for
     const created = new Date(run.created_at as string);
     const day = run.run_day ? String(run.run_day) : businessDay(created.getTime());

@@ -15,7 +15,12 @@ export interface SftpTarget {
   privateKey?: string | null;
   passphrase?: string | null;
   remotePath: string;
+  /** the host key fingerprint the task is pinned to: another key is refused (21052); null or absent: any key */
+  hostKey?: string | null;
 }
+
+/** A host key's fingerprint as OpenSSH prints it: `SHA256:` and the unpadded base64 of the key blob's SHA-256. */
+export const hostKeyFingerprint = (key: Buffer): string => `SHA256:${crypto.createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 /** Seconds to wait for the TCP connection and the SSH handshake together. */
 const READY_TIMEOUT_MS = 15_000;
@@ -23,12 +28,21 @@ const READY_TIMEOUT_MS = 15_000;
 /**
  * An SFTP session to a task's server (ssh2). Every failure becomes an AppError whose code and parameters say in
  * words what went wrong (refused, unknown host, timeout, sign-in, path), so "test connection" and a failed run
- * can tell the user what to fix. The server's host key is not pinned (docs/data-push.md).
+ * can tell the user what to fix. The server's host key is checked against the task's pinned fingerprint during the
+ * handshake (before any secret is sent) and answered as `hostKey` (docs/data-push.md).
  */
 export class SftpSession {
-  private constructor(private conn: InstanceType<typeof ssh2.Client>, readonly sftp: SFTPWrapper, readonly target: SftpTarget) {}
+  private constructor(
+    private conn: InstanceType<typeof ssh2.Client>, readonly sftp: SFTPWrapper, readonly target: SftpTarget,
+    /** the fingerprint of the key the server presented */
+    readonly hostKey: string,
+  ) {}
 
-  static async open(t: SftpTarget, timeoutMs = READY_TIMEOUT_MS): Promise<SftpSession> {
+  /**
+   * Connects and opens SFTP. `onHostKey` learns the server's fingerprint as soon as the handshake shows it (also when
+   * the sign-in then fails), so "test connection" can show it whatever happens next.
+   */
+  static async open(t: SftpTarget, timeoutMs = READY_TIMEOUT_MS, onHostKey?: (fingerprint: string) => void): Promise<SftpSession> {
     // the customer's server must be outside the platform's network (platform/outbound.ts): resolved and checked once,
     // then connected to by the address checked
     let address: string;
@@ -38,8 +52,16 @@ export class SftpSession {
       throw connectError(e, t);
     }
     const conn = new ssh2.Client();
+    // set by the verifier (a callback: an object, so the checks below read it as it is then)
+    const seen: { key: string | null } = { key: null };
     const cfg: ConnectConfig = {
       host: address, port: t.port, username: t.account, readyTimeout: timeoutMs,
+      // checked before the client authenticates: a server with another key never sees the password or a signature
+      hostVerifier: (key: Buffer) => {
+        seen.key = hostKeyFingerprint(key);
+        onHostKey?.(seen.key);
+        return !t.hostKey || seen.key === t.hostKey;
+      },
       ...(t.privateKey ? { privateKey: t.privateKey, passphrase: t.passphrase || undefined } : { password: t.password ?? '' }),
       // a sign-in that the server keeps asking for is a failed sign-in, not a hang
       tryKeyboard: false,
@@ -57,11 +79,14 @@ export class SftpSession {
       await ready;
     } catch (e) {
       conn.end();
+      if (seen.key && t.hostKey && seen.key !== t.hostKey) {
+        throw new AppError(ErrorCode.DataPushHostKeyChanged, { host: t.host, port: t.port, expected: t.hostKey, actual: seen.key });
+      }
       throw connectError(e, t);
     }
     try {
       const sftp = await new Promise<SFTPWrapper>((resolve, reject) => conn.sftp((err, s) => (err ? reject(err) : resolve(s))));
-      return new SftpSession(conn, sftp, t);
+      return new SftpSession(conn, sftp, t, seen.key ?? '');
     } catch (e) {
       conn.end();
       throw new AppError(ErrorCode.DataPushFailed, { detail: `the server offers no SFTP (${(e as Error).message})` });

@@ -20,7 +20,7 @@ import type { SftpTarget } from './datapush-sftp.ts';
  */
 
 type TaskInput = Pick<BodyOf<typeof api.insertDataPush>,
-  'taskName' | 'fileType' | 'host' | 'port' | 'account' | 'authType' | 'password' | 'privateKey' | 'passphrase' | 'remotePath' | 'pushTime'>;
+  'taskName' | 'fileType' | 'host' | 'port' | 'account' | 'authType' | 'password' | 'privateKey' | 'passphrase' | 'remotePath' | 'pushTime' | 'hostKey'>;
 type ConnectionInput = Pick<TaskInput, 'host' | 'port' | 'account' | 'authType' | 'password' | 'privateKey' | 'passphrase' | 'remotePath'>;
 
 export const purposeOf = (taskId: number) => `data_push_tasks.credentials:${taskId}`;
@@ -57,7 +57,7 @@ function checkTask(b: TaskInput) {
   const taskName = b.taskName.trim();
   if (!taskName) throw invalid('taskName', validationMessages.required);
   if (!PUSH_TIME.test(b.pushTime)) throw invalid('pushTime', { zh: '推送时间格式为 HH:mm，如 02:30', en: 'the push time is HH:mm, e.g. 02:30' });
-  return { taskName, fileType: b.fileType, pushTime: b.pushTime, ...checkConnection(b) };
+  return { taskName, fileType: b.fileType, pushTime: b.pushTime, hostKey: b.hostKey ?? null, ...checkConnection(b) };
 }
 
 /**
@@ -90,7 +90,7 @@ function secretsOf(v: ReturnType<typeof checkConnection>, stored: StoredSecret |
 interface StoredSecret { authType: number; host: string; port: number; account: string; secrets: Record<string, string> }
 
 const TASK_SELECT = sql`select t.task_id, t.cust_id, t.root_cust_id, c.cust_name, c.level, t.task_name, t.file_type, t.host, t.port, t.account, t.auth_type,
-    t.credentials_sealed is not null as has_secret, t.remote_path, t.push_time, t.open, t.created_by, t.created_at, t.updated_by, t.updated_at,
+    t.credentials_sealed is not null as has_secret, t.remote_path, t.host_key, t.push_time, t.open, t.created_by, t.created_at, t.updated_by, t.updated_at,
     lr.run_id as last_run_id, lr.state as last_state, lr.file_name as last_file, lr.created_at as last_at
   from data_push_tasks t join customers c on c.cust_id = t.cust_id
   left join lateral (select r.run_id, r.state, r.file_name, r.created_at from data_push_runs r where r.task_id = t.task_id
@@ -102,7 +102,7 @@ function taskOut(r: Record<string, unknown>) {
   return {
     taskId: Number(r.task_id), custId: Number(r.cust_id), custName: String(r.cust_name), taskName: String(r.task_name), fileType: Number(r.file_type),
     host: String(r.host), port: Number(r.port), account: String(r.account), authType: Number(r.auth_type), hasSecret: Boolean(r.has_secret),
-    remotePath: String(r.remote_path), pushTime: String(r.push_time), open: r.open ? 1 : 0,
+    remotePath: String(r.remote_path), hostKey: (r.host_key as string | null) ?? null, pushTime: String(r.push_time), open: r.open ? 1 : 0,
     lastRun: r.last_run_id == null ? null : { runId: Number(r.last_run_id), state: Number(r.last_state), fileName: (r.last_file as string | null) ?? null, at: iso(r.last_at)! },
     createdBy: String(r.created_by), createdAt: iso(r.created_at)!, updatedBy: (r.updated_by as string | null) ?? null, updatedAt: iso(r.updated_at)!,
   };
@@ -111,7 +111,7 @@ function taskOut(r: Record<string, unknown>) {
 /** What the audit trail keeps of a task (no secrets: only whether one is stored). */
 const auditView = (t: TaskOut) => ({
   custId: t.custId, custName: t.custName, taskName: t.taskName, fileType: t.fileType, host: t.host, port: t.port, account: t.account,
-  authType: t.authType, hasSecret: t.hasSecret, remotePath: t.remotePath, pushTime: t.pushTime, open: t.open,
+  authType: t.authType, hasSecret: t.hasSecret, remotePath: t.remotePath, hostKey: t.hostKey, pushTime: t.pushTime, open: t.open,
 });
 
 const isUniqueViolation = (e: unknown) => {
@@ -155,9 +155,9 @@ export class DataPushTaskService {
         await this.nameFree(tx, cust.cust_id, v.taskName, null);
         const secrets = secretsOf(v, null);
         const [{ task_id: id }] = rowsOf<{ task_id: number }>(await tx.execute(sql`insert into data_push_tasks
-            (cust_id, root_cust_id, task_name, file_type, host, port, account, auth_type, remote_path, push_time, open, active_from, created_by, updated_by)
+            (cust_id, root_cust_id, task_name, file_type, host, port, account, auth_type, remote_path, host_key, push_time, open, active_from, created_by, updated_by)
           values (${cust.cust_id}, ${cust.root_cust_id}, ${v.taskName}, ${v.fileType}, ${v.host}, ${v.port}, ${v.account}, ${v.authType},
-            ${v.remotePath}, ${v.pushTime}, ${b.open !== 0}, now(), ${ctx.actor.loginName}, ${ctx.actor.loginName}) returning task_id`));
+            ${v.remotePath}, ${v.hostKey}, ${v.pushTime}, ${b.open !== 0}, now(), ${ctx.actor.loginName}, ${ctx.actor.loginName}) returning task_id`));
         await tx.execute(sql`update data_push_tasks set credentials_sealed = ${this.box().sealJson(secrets, purposeOf(Number(id)))} where task_id = ${id}`);
         const after = await this.detail(Number(id), ctx.actor, tx);
         await audit(tx, ctx, { entity: 'dataPushTask', entityId: id, custId: cust.cust_id, rootCustId: cust.root_cust_id, after: auditView(after) });
@@ -169,7 +169,11 @@ export class DataPushTaskService {
     }
   }
 
-  /** Changes a task's fields (its customer stays). A new push time acts from the next time it comes. */
+  /**
+   * Changes a task's fields (its customer stays). A new push time acts from the next time it comes. A host key given is
+   * the one the user accepted (pinned from now); none given keeps the pinned one while host and port stay, and clears it
+   * when they change (the next push pins the new server's key).
+   */
   async update(b: BodyOf<typeof api.updateDataPush>, ctx: SessionContext) {
     const v = checkTask(b);
     try {
@@ -178,9 +182,10 @@ export class DataPushTaskService {
         await this.nameFree(tx, before.custId, v.taskName, b.taskId);
         const stored = { ...before, secrets: this.box().openJson(before.sealed, purposeOf(b.taskId)) };
         const secrets = secretsOf(v, stored);
+        const hostKey = v.hostKey ?? (before.host === v.host && before.port === v.port ? before.hostKey : null);
         await tx.execute(sql`update data_push_tasks set task_name = ${v.taskName}, file_type = ${v.fileType}, host = ${v.host}, port = ${v.port},
           account = ${v.account}, auth_type = ${v.authType}, credentials_sealed = ${this.box().sealJson(secrets, purposeOf(b.taskId))},
-          remote_path = ${v.remotePath}, push_time = ${v.pushTime},
+          remote_path = ${v.remotePath}, host_key = ${hostKey}, push_time = ${v.pushTime},
           active_from = case when push_time = ${v.pushTime} then active_from else now() end,
           updated_by = ${ctx.actor.loginName}, updated_at = now() where task_id = ${b.taskId}`);
         const after = await this.detail(b.taskId, ctx.actor, tx);
@@ -229,13 +234,17 @@ export class DataPushTaskService {
 
   /**
    * The connection to test: the typed fields, with the saved task's password or key when `taskId` names one the actor
-   * sees and none is typed.
+   * sees and none is typed. Not pinned (the test shows the key to accept); `pinned`: the saved task's key for the same
+   * host and port, to tell the user when the server's key differs from it.
    */
-  async targetForTest(b: BodyOf<typeof api.testDataPushConnection>, actor: Actor): Promise<SftpTarget> {
+  async targetForTest(b: BodyOf<typeof api.testDataPushConnection>, actor: Actor): Promise<{ target: SftpTarget; pinned: string | null }> {
     const v = checkConnection(b);
     const stored = b.taskId !== undefined ? await this.withSecret(b.taskId, actor) : null;
     const s = secretsOf(v, stored);
-    return { host: v.host, port: v.port, account: v.account, password: s.password ?? null, privateKey: s.privateKey ?? null, passphrase: s.passphrase ?? null, remotePath: v.remotePath };
+    return {
+      target: { host: v.host, port: v.port, account: v.account, password: s.password ?? null, privateKey: s.privateKey ?? null, passphrase: s.passphrase ?? null, remotePath: v.remotePath },
+      pinned: stored && stored.host === v.host && stored.port === v.port ? stored.hostKey : null,
+    };
   }
 
   /** A live task the actor sees, with its secrets opened. */

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { CardState, Operator, datapush, ErrorCode, businessDay, businessDayStartMs } from '@lynx/contract';
+import { CardState, Operator, Perm, RoleType, datapush, ErrorCode, businessDay, businessDayStartMs, errorMessage } from '@lynx/contract';
+import { builtInRolePermissions } from '../../../seed/demo.ts';
 import { backends, callOk, iccidsOf, insertCards, startTestApp, waitFor, HD, HD_SZ, ZX, ZX_EAST, type TestApp } from '../../../../test/harness.ts';
 import { secretBoxFor } from '../../network/opconfig/secrets.ts';
 import { startTestSftpServer, type TestSftpServer } from './test-sftp-server.ts';
@@ -50,8 +51,11 @@ describe.each(backends)('SFTP data push on %s', (backend) => {
     fs.mkdirSync(sftp.local('/upload'));
     fs.mkdirSync(sftp.local('/readonly'));
     sftp.readOnly.add('/readonly');
-    // the built-in customer roles do not hold File push; a platform admin grants it (docs/data-push.md)
-    await q(`update roles set permissions = array_append(permissions, 14030000) where role_id in (3000, 4000, 5000)`);
+    // of the built-in customer roles only the enterprise's holds File push (seed and migration 0052); a platform admin
+    // grants it to the others (docs/data-push.md). Granted here to all three so the tests below see every kind of customer.
+    const builtIn = builtInRolePermissions();
+    expect([RoleType.Enterprise, RoleType.Channel, RoleType.SubCustomer].filter((r) => builtIn[r].includes(Perm.SystemDataPush))).toEqual([RoleType.Enterprise]);
+    await q(`update roles set permissions = array_append(permissions, 14030000) where role_id in (3000, 4000, 5000) and not 14030000 = any (permissions)`);
     admin = await t.login('admin');
     enterprise = await t.login('enterprise');
     channel = await t.login('channel');
@@ -173,6 +177,77 @@ describe.each(backends)('SFTP data push on %s', (backend) => {
     // a bad field is an error of the call, as on save
     expect((await t.call(`${A}testConnection`, { ...conn, remotePath: 'relative' }, { token: admin })).body.errorCode).toBe(ErrorCode.Validation);
   });
+
+  it('pins the server\'s host key: the test shows its fingerprint, the first push pins it, another key is refused until accepted', async () => {
+    const box = secretBoxFor(t.config);
+    const other = await startTestSftpServer({ user: sftp.user, password: sftp.password });
+    try {
+      fs.mkdirSync(other.local('/upload'));
+      const conn = { host: '127.0.0.1', port: sftp.port, account: sftp.user, authType: Auth.Password, password: sftp.password, remotePath: '/upload' };
+      const tested = await callOk(t, `${A}testConnection`, conn, admin);
+      expect(tested).toMatchObject({ ok: true, hostKeyChanged: false });
+      expect(tested.hostKey).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+      // the fingerprint is shown also when the sign-in fails (the handshake came first)
+      expect((await callOk(t, `${A}testConnection`, { ...conn, password: 'wrong-password' }, admin)).hostKey).toBe(tested.hostKey);
+      const otherKey = (await callOk(t, `${A}testConnection`, { ...conn, port: other.port }, admin)).hostKey;
+      expect(otherKey).toMatch(/^SHA256:/);
+      expect(otherKey).not.toBe(tested.hostKey);
+      // saved with the accepted fingerprint; a malformed one is refused
+      const accepted = await callOk(t, `${A}insert`, { ...base, taskName: 'pinned', hostKey: tested.hostKey }, admin);
+      expect(accepted.hostKey).toBe(tested.hostKey);
+      expect((await t.call(`${A}insert`, { ...base, taskName: 'pinned-bad', hostKey: 'MD5:aa:bb' }, { token: admin })).body.errorCode).toBe(ErrorCode.Validation);
+
+      // a task saved without one (as before keys were pinned): the first push pins the key it meets
+      const task = await callOk(t, `${A}insert`, { ...base, taskName: 'tofu' }, admin);
+      expect(task.hostKey).toBeNull();
+      const push = async () => {
+        const run = await callOk(t, `${A}pushNow`, { taskId: task.taskId }, admin);
+        return executeRun(t.deps.db, box, run.runId);
+      };
+      // the job runner may have claimed the run first: the outcome is read from the run either way
+      const outcome = async () => {
+        const page = await callOk(t, `${A}getRunPage`, { taskId: task.taskId }, admin);
+        return page.list[0] as { state: number; error: string | null; attempts: number };
+      };
+      await push();
+      expect(await waitFor(async () => ((await outcome()).state === RunState.Succeeded ? true : null), 90_000)).toBe(true);
+      expect((await callOk(t, `${A}getListPage`, { taskName: 'tofu' }, admin)).list[0].hostKey).toBe(tested.hostKey);
+
+      // the server behind the address now presents another key (moved to the other server, key kept): refused, not retried
+      await q('update data_push_tasks set port = $2 where task_id = $1', [task.taskId, other.port]);
+      await push();
+      const refused = await waitFor(async () => {
+        const r = await outcome();
+        return r.state === RunState.Failed ? r : null;
+      }, 90_000);
+      expect(refused.attempts).toBe(1);
+      const params = { host: '127.0.0.1', port: other.port, expected: tested.hostKey, actual: otherKey };
+      expect(refused.error).toBe(errorMessage(ErrorCode.DataPushHostKeyChanged, 'en', params));
+      expect(refused.error).toMatch(/^The host key of the SFTP server 127\.0\.0\.1:\d+ has changed \(accepted fingerprint SHA256:/);
+      const zhRun = (await t.call(`${A}getRunPage`, { taskId: task.taskId }, { token: admin, lang: 'zh' })).body.data.list[0];
+      expect(zhRun.error).toBe(errorMessage(ErrorCode.DataPushHostKeyChanged, 'zh', params));
+      expect(zhRun.error).toMatch(/^SFTP 服务器 127\.0\.0\.1:\d+ 的主机密钥已变更/);
+      // the impostor received nothing
+      expect(fs.readdirSync(other.local('/upload'))).toEqual([]);
+
+      // testing again says so; saving the shown fingerprint accepts it and the push goes through
+      const again = (await t.call(`${A}testConnection`, { ...conn, port: other.port, password: undefined, taskId: task.taskId }, { token: admin, lang: 'en' })).body.data;
+      expect(again).toMatchObject({ ok: true, hostKey: otherKey, hostKeyChanged: true });
+      expect(again.message).toContain('host key differs from the one the task accepted');
+      const saved = await callOk(t, `${A}update`, edit({ taskId: task.taskId, taskName: 'tofu', port: other.port, password: '', hostKey: again.hostKey }), admin);
+      expect(saved.hostKey).toBe(otherKey);
+      await push();
+      expect(await waitFor(async () => ((await outcome()).state === RunState.Succeeded ? true : null), 90_000)).toBe(true);
+      expect(fs.readdirSync(other.local('/upload')).filter((f) => f.endsWith('.csv'))).toHaveLength(1);
+      // a new address without a fingerprint drops the pin (the next push pins the new server's key)
+      const moved = await callOk(t, `${A}update`, edit({ taskId: task.taskId, taskName: 'tofu', port: sftp.port, password: sftp.password }), admin);
+      expect(moved.hostKey).toBeNull();
+      const audit = await q<{ after: { hostKey: string | null } }>(`select after from audit_log where entity = 'dataPushTask' and entity_id = $1 order by created_at`, [String(task.taskId)]);
+      expect(audit.map((a) => a.after.hostKey)).toEqual([null, otherKey, null]);
+    } finally {
+      await other.close();
+    }
+  }, 300_000);
 
   it('pushes the card list now through the job runner: the file on the server matches the run history', async () => {
     const task = await callOk(t, `${A}insert`, { ...base, taskName: 'push-now' }, admin);

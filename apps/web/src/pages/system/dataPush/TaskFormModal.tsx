@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Switch, TimePicker, type ButtonProps } from 'antd';
+import { Alert, Button, Form, Input, InputNumber, Modal, Radio, Switch, TimePicker, Typography, type ButtonProps } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { ErrorCode, datapush, type ResponseOf } from '@lynx/contract';
@@ -63,7 +63,7 @@ export function TaskFormModal({ open, task, staff, onClose, onSaved }: { open: b
     try {
       setResult(await call(datapush.testDataPushConnection, { ...connectionOf(v), ...(task ? { taskId: task.taskId } : {}) }));
     } catch (e) {
-      setResult({ ok: false, message: (e as Error).message, errorCode: null, elapsedMs: 0 });
+      setResult({ ok: false, message: (e as Error).message, errorCode: null, elapsedMs: 0, hostKey: null, hostKeyChanged: false });
     } finally {
       setTesting(false);
     }
@@ -76,7 +76,11 @@ export function TaskFormModal({ open, task, staff, onClose, onSaved }: { open: b
     } catch {
       return;
     }
-    const fields = { taskName: v.taskName.trim(), fileType: v.fileType, pushTime: v.pushTime!.format('HH:mm'), ...connectionOf(v) };
+    // the fingerprint the test showed for these connection fields is the one the user accepts by saving
+    const fields = {
+      taskName: v.taskName.trim(), fileType: v.fileType, pushTime: v.pushTime!.format('HH:mm'), ...connectionOf(v),
+      ...(result?.hostKey ? { hostKey: result.hostKey } : {}),
+    };
     const ok = await save(async () => {
       if (task) await call(datapush.updateDataPush, { taskId: task.taskId, ...fields }, { silent: true });
       else await call(datapush.insertDataPush, { ...(staff ? { custId: v.custId } : {}), ...fields, open: v.open ? 1 : 0 }, { silent: true });
@@ -152,6 +156,7 @@ export function TaskFormModal({ open, task, staff, onClose, onSaved }: { open: b
             </Form.Item>
           )}
         </div>
+        <HostKeyField task={task} result={testing ? null : result} />
         {(testing || result) && (
           <Alert showIcon type={testing ? 'info' : result!.ok ? 'success' : 'error'} data-testid="data-push-test-result"
             title={testing ? t('datapush.test.running') : t(result!.ok ? 'datapush.test.ok' : 'datapush.test.failed')}
@@ -159,5 +164,25 @@ export function TaskFormModal({ open, task, staff, onClose, onSaved }: { open: b
         )}
       </Form>
     </Modal>
+  );
+}
+
+/** The server's host key fingerprint: the one the test met (saving pins it), else the task's pinned one. */
+function HostKeyField({ task, result }: { task: TaskRow | null; result: TestResult | null }) {
+  const { t } = useTranslation();
+  const shown = result?.hostKey ?? task?.hostKey ?? null;
+  const note = result?.hostKey
+    ? (result.hostKey === task?.hostKey ? t('datapush.hostKey.pinned') : t('datapush.hostKey.willPin'))
+    : task?.hostKey ? t('datapush.hostKey.pinned') : t('datapush.hostKey.none');
+  return (
+    <Form.Item label={t('datapush.f.hostKey')} extra={note}>
+      <Typography.Text code={shown !== null} copyable={shown ? { text: shown } : false} type={shown ? undefined : 'secondary'} data-testid="data-push-host-key">
+        {shown ?? '-'}
+      </Typography.Text>
+      {result?.hostKeyChanged && (
+        <Alert showIcon type="warning" style={{ marginTop: 8 }} data-testid="data-push-host-key-changed" title={t('datapush.hostKey.changedTitle')}
+          description={t('datapush.hostKey.changed', { pinned: task?.hostKey ?? '-', presented: result.hostKey })} />
+      )}
+    </Form.Item>
   );
 }

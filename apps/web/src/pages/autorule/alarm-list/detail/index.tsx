@@ -14,7 +14,7 @@ import { LEVEL_COLORS, autoRulePaths, useLang } from '../../shared.tsx';
 type CardRow = ResponseOf<typeof autorule.getAlarmCardPage>['list'][number];
 const RESULT_COLORS: Record<number, string> = { [AutoRuleActionResult.None]: 'default', [AutoRuleActionResult.Done]: 'success', [AutoRuleActionResult.Refused]: 'error' };
 
-function CardTable({ alarmId }: { alarmId: number }) {
+function CardTable({ alarmId, ruleId }: { alarmId: number; ruleId: number }) {
   const { t } = useTranslation();
   const A = (k: string) => t(`autorule.alarm.${k}`);
   const table = useSearchTable(autorule.getAlarmCardPage, { fixed: { alarmId } });
@@ -30,6 +30,10 @@ function CardTable({ alarmId }: { alarmId: number }) {
         { title: A('actionResult'), dataIndex: 'actionResult', width: 120, render: (v: number) => <StatusTag enumOf={AutoRuleActionResult} value={v} colors={RESULT_COLORS} /> },
         { title: A('actionError'), dataIndex: 'actionError', ellipsis: true, render: (v: string | null) => v ?? '-' },
         { title: withZoneLabel(A('triggeredAt')), dataIndex: 'triggeredAt', width: 170, render: (v: string) => formatDateTime(v) },
+        {
+          title: t('common.actions'), key: 'ops', fixed: 'right', width: 110,
+          render: (_: unknown, r) => <Link to={`${autoRulePaths.execute(ruleId, alarmId)}?iccid=${encodeURIComponent(r.iccid)}`}>{A('cardNotices')}</Link>,
+        },
       ]}
     />
   );
@@ -72,7 +76,7 @@ export default function AlarmDetail() {
         />
       </div>
       <div style={{ marginTop: 16 }}>
-        <CardTable alarmId={a.alarmId} />
+        <CardTable alarmId={a.alarmId} ruleId={a.ruleId} />
       </div>
     </>
   );

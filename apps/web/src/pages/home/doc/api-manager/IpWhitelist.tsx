@@ -4,7 +4,7 @@ import { Alert, App, Button, Form, Input, Modal, Popconfirm, Space, Tag } from '
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiservice, formatDateTime, Perm, validateIp, validateIpRange, validateLength, type ResponseOf, withZoneLabel } from '@lynx/contract';
+import { apiservice, formatDateTime, Perm, validateLength, validateWhitelistEnd, validateWhitelistStart, type ResponseOf, withZoneLabel } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -15,6 +15,8 @@ import { apiConfigQuery } from './ApiKeyPanel.tsx';
 type UserIp = ResponseOf<typeof apiservice.getUserIpListPage>['list'][number];
 const ip = (key: string) => `doc.api.ip.${key}`;
 const REMARK_MAX = 40;
+/** an IPv6 address with an IPv4 tail and a prefix is the longest entry */
+const IP_MAX = 50;
 
 function AddIpModal({ open, custId, onClose, onSaved }: { open: boolean; custId: number | undefined; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
@@ -38,20 +40,23 @@ function AddIpModal({ open, custId, onClose, onSaved }: { open: boolean; custId:
   return (
     <Modal open={open} title={t(ip('addTitle'))} onOk={() => void submit().catch(() => null)} onCancel={onClose} confirmLoading={busy} okText={t('common.save')} cancelText={t('common.cancel')} destroyOnHidden>
       <Form form={form} layout="vertical" preserve={false}>
-        <Form.Item name="startIp" label={t(ip('startIp'))} rules={[required(), ruleOf(validateIp, { optional: true })]}>
-          <Input placeholder="192.168.1.10" maxLength={15} data-testid="ip-start" />
+        <Form.Item
+          name="startIp"
+          label={t(ip('startIp'))}
+          extra={t(ip('startIpHint'))}
+          dependencies={['endIp']}
+          rules={[required(), ({ getFieldValue }) => ruleOf((start) => validateWhitelistStart(start, Boolean(getFieldValue('endIp')?.trim())), { optional: true })]}
+        >
+          <Input placeholder="203.0.113.8 / 203.0.113.0/24 / 2001:db8::/48" maxLength={IP_MAX} data-testid="ip-start" />
         </Form.Item>
         <Form.Item
           name="endIp"
           label={t(ip('endIp'))}
           extra={t(ip('endIpHint'))}
           dependencies={['startIp']}
-          rules={[
-            ruleOf(validateIp, { optional: true }),
-            ({ getFieldValue }) => ruleOf((end) => (validateIp(getFieldValue('startIp')) ? null : validateIpRange(getFieldValue('startIp'), end)), { optional: true }),
-          ]}
+          rules={[({ getFieldValue }) => ruleOf((end) => validateWhitelistEnd(getFieldValue('startIp')?.trim(), end.trim()), { optional: true })]}
         >
-          <Input placeholder="192.168.1.20" maxLength={15} data-testid="ip-end" />
+          <Input placeholder="203.0.113.20" maxLength={IP_MAX} data-testid="ip-end" />
         </Form.Item>
         <Form.Item name="remark" label={t(ip('remark'))} rules={[ruleOf((v) => validateLength(v, REMARK_MAX), { optional: true })]}>
           <Input.TextArea rows={2} maxLength={REMARK_MAX} showCount data-testid="ip-remark" />
@@ -107,8 +112,8 @@ export function IpWhitelist({ custId }: { custId: number | undefined }) {
           </PermButton>
         }
         columns={[
-          { title: t(ip('startIp')), dataIndex: 'startIp', width: 150 },
-          { title: t(ip('endIp')), dataIndex: 'endIp', width: 150, render: (v: string | null) => v ?? '-' },
+          { title: t(ip('startIp')), dataIndex: 'startIp', width: 220 },
+          { title: t(ip('endIp')), dataIndex: 'endIp', width: 220, render: (v: string | null) => v ?? '-' },
           { title: t(ip('remark')), dataIndex: 'remark', ellipsis: true, render: (v: string | null) => v ?? '-' },
           {
             title: t(ip('status')),

@@ -1,0 +1,56 @@
+import type zh from '../zh/custoperation.ts';
+import type { Messages } from '../types.ts';
+
+/** Shortcuts › China Unicom account operation. */
+const en: Messages<typeof zh> = {
+  title: 'China Unicom account operation',
+  intro: 'Data, SMS, voice and sessions of China Unicom cards per Unicom account, rate plan, zone and day, summed from the stored daily usage; pool alarms come from the usage rule of China Unicom pools.',
+  limits: 'At most {{max}} days per query; the last 7 days by default.',
+  tz: 'Days are calendar days in the business time zone ({{zone}}); China Unicom\'s billing period starts on the 26th.',
+  range: '{{from}} to {{to}}',
+  dateRange: 'Dates',
+  account: 'Unicom account',
+  ratePlan: 'Rate plan',
+  zone: 'Zone',
+  zonePlaceholder: 'Zone name (Chinese or English)',
+  queryDate: 'Date',
+  cards: 'Cards with usage',
+  bytes: 'Data',
+  sms: 'SMS',
+  voice: 'Voice (minutes)',
+  sessions: 'Sessions',
+  alarms: 'Pool alarms',
+  total: 'Total',
+  poolDetail: 'Pool detail',
+  emptyHint: 'No China Unicom usage matches in these days. Try other dates, or clear the rate plan or zone filter.',
+  hint: {
+    cards: 'Cards with a usage record that day; the total adds the rows',
+    alarms: 'Usage alarms that day of China Unicom pools holding cards of the plan (threshold reached, blocked at quota, unblocked)',
+  },
+  back: 'Back to list',
+  detailTitle: '{{plan}} · {{day}}',
+  period: 'Unicom billing period',
+  periodValue: '{{from}} to {{to}}',
+  periodCards: 'Cards with usage in the period',
+  quotaPerCard: 'Quota per card',
+  noQuota: 'No quota',
+  pooled: 'Pooled usage (period to date)',
+  pooledValue: '{{used}} used of a pooled quota of {{quota}}',
+  detailHint: 'Pooled quota = cards with usage in the period × quota per card; usage is the sum from the period start ({{from}}) to the chosen day.',
+  alarmsTitle: 'Pool alarm messages',
+  noAlarms: 'No pool alarms in this period up to the chosen day',
+  alarm: {
+    1: 'Pool "{{pool}}" used up its quota and was blocked: {{used}} of {{quota}}, {{cards}} cards',
+    3: 'Pool "{{pool}}" started a new cycle and was unblocked',
+    5: 'Pool "{{pool}}" was unblocked after its quota was raised: {{used}} of {{quota}}',
+    6: 'Pool "{{pool}}" reached its alert threshold of {{percent}}%: {{used}} of {{quota}}, {{cards}} cards',
+  },
+  cardsTitle: 'Usage per card that day',
+  noCards: 'No card of this plan used data that day',
+  customer: 'Customer',
+  stock: 'Platform stock',
+  dayBytes: 'Data that day',
+  periodBytes: 'Data in the period',
+};
+
+export default en;

@@ -3,10 +3,11 @@
  * cards under 60 s, and the threshold check after a usage feed window under 10 s, on PostgreSQL, set-based. On a
  * throwaway copy of the fleet database BENCH_FLEET_TEMPLATE (e.g. billfleet1m: 1,000,000 fleet cards with the 30 days of
  * 2026-11, seeded on 2026-12-01) on the loopback server of BENCH_DATABASE_URL:
- *   0. the background as in production at the scan (RULE_SCAN_DAY, default 2026-11-25, 01:10 business time): the cards'
- *      cycle columns worked out as of then, as the feed keeps them; the scan day's daily usage rows last written by the
+ *   0. the background as in production at the scan (RULE_SCAN_DAY, default 2026-11-25, 01:10 business time): the daily
+ *      rows of the days after it removed (they have not happened yet); the cards' cycle columns (usage, SMS) worked out
+ *      as of then, as the feed keeps them; the scan day's daily usage rows last written by the
  *      feed windows of that day before it (their updated_at spread over 00:00–01:10; the fleet seeds every row at
- *      its own instant);
+ *      its own instant), and each card's usage_moved_at the instant of that last write, as the feed's writer sets it;
  *   1. ten platform rules (every type of the catalogue, notify by webhook; thresholds an operator would set: the tail
  *      of the fleet, not its bulk — RULE_SCAN_SMS_OVER, default 45 SMS in the cycle, about two standard deviations
  *      over the fleet's mean at the scan day) and the scan of that day, timed;
@@ -63,13 +64,17 @@ runBench(60 * 60_000, async (cleanup) => {
   const engine = { db: database.db, config: { secretKey: Buffer.alloc(32), dataDir: '/tmp' } } as unknown as EngineDeps;
 
   if (reuse) {
-    await q(`truncate autorule_alarm_cards, autorule_alarms, autorule_deliveries, autorule_runs, autorule_imei_seen, autorule_imei_changes`);
+    await q(`truncate autorule_alarm_cards, autorule_alarms, autorule_deliveries, autorule_runs, autorule_imei_changes`);
     await q(`delete from autorules`);
     await q('vacuum (analyze) autorule_alarm_cards, autorules');
   } else {
-    // 0. the cycle columns as of the scan day (the feed keeps them so in production)
+    // 0. the fleet as it is on the scan day: the days after it have not happened yet (the fleet is seeded with the whole
+    // month), and the cycle columns as of then (the feed keeps them so in production)
     t = performance.now();
     await q(`set work_mem = '256MB'`);
+    const gone = await q<{ n: string }>(`with d as (delete from card_usage_daily where day > $1::date returning 1) select count(*) n from d`, [SCAN_DAY]);
+    console.log(`  the ${Number(gone[0].n).toLocaleString('en')} daily rows after ${SCAN_DAY} removed in ${s(performance.now() - t)}`);
+    t = performance.now();
     await q('select card_cycle_refresh($1, null, false, true)', [AS_OF]);
     await q('vacuum (analyze) cards');
     console.log(`cycle columns as of ${SCAN_DAY} in ${s(performance.now() - t)}`);
@@ -77,7 +82,10 @@ runBench(60 * 60_000, async (cleanup) => {
     const dayStart = zonedTime(y, m, d, 0, 0);
     await q(`update card_usage_daily set updated_at = $1::timestamptz + (('x' || substr(md5(iccid), 1, 8))::bit(32)::bigint / 4294967296.0) * ($2::timestamptz - $1::timestamptz)
       where day = $3::date`, [dayStart, AS_OF, SCAN_DAY]);
+    // and the cards marked as the feed's writer marks them when it moves their usage (the last write of their day's row)
+    await q(`update cards c set usage_moved_at = d.updated_at from card_usage_daily d where d.iccid = c.iccid and d.day = $1::date`, [SCAN_DAY]);
     await q('analyze card_usage_daily');
+    await q('vacuum (analyze) cards');
     console.log(`  the scan day's daily rows as the feed left them by the scan: ${s(performance.now() - tBg)}`);
   }
   const [fleet] = await q<{ cards: string; usage: string; v: string }>(`select (select count(*) from cards) cards,

@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import { ChannelBillLineState as L, ChannelBillState, Operator, businessToday } from '@lynx/contract';
-import { backends, callOk, freshPostgres, iccidsOf, insertCards, multipart, startTestApp, waitFor } from './harness.ts';
+import { backends, callOk, iccidsOf, insertCards, multipart, seededInstallation, waitFor } from './harness.ts';
 import { periodByKey, periodOfDay, shiftPeriodKey } from '../src/modules/billing/rating/periods.ts';
 import { continueChannelBill } from '../src/modules/billing/channel/channel-bill-job.ts';
 
@@ -14,12 +11,11 @@ import { continueChannelBill } from '../src/modules/billing/channel/channel-bill
  */
 describe.each(backends)('channel bill import across a restart on %s', (backend) => {
   it('is finished by the next server from where the first stopped', { timeout: 120_000 }, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-cb-restart-'));
-    const pgdb = backend === 'postgres' ? await freshPostgres() : null;
-    const opts = { dataDir, databaseUrl: pgdb?.url };
+    // the first start from the seeded image: the test pays for the restart only
+    const installation = await seededInstallation(backend);
     const period = periodByKey(shiftPeriodKey(periodOfDay(businessToday(), 1).key, -1), 1);
     try {
-      const first = await startTestApp(backend, {}, { ...opts, jobs: false });
+      const first = await installation.open({}, { jobs: false });
       const admin = await first.login('admin');
       const cards = await insertCards(first, iccidsOf('8986005', 1, 7), { state: 64, owner: null, operatorId: Operator.ChinaMobile });
       const csv = ['ICCID,Data (MB),Amount (CNY)', ...cards.map((c) => `${c},0,1.00`)].join('\n');
@@ -36,7 +32,7 @@ describe.each(backends)('channel bill import across a restart on %s', (backend) 
       await first.database.sql.query(`update channel_bills set lease_until = now() - interval '1 second' where bill_id = $1`, [billId]);
       await first.stop();
 
-      const second = await startTestApp(backend, {}, { ...opts, jobs: true });
+      const second = await installation.open({}, { jobs: true });
       try {
         const token = await second.login('admin');
         const bill = await waitFor(async () => {
@@ -50,8 +46,7 @@ describe.each(backends)('channel bill import across a restart on %s', (backend) 
         await second.stop();
       }
     } finally {
-      await pgdb?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await installation.remove();
     }
   });
 });

@@ -24,6 +24,7 @@ interface Card {
   cycle_from: string;
   cycle_to: string;
   used: string;
+  sms: string;
   quota: string | null;
 }
 
@@ -33,11 +34,11 @@ describe.each(backends)('cycle usage columns on %s', (backend) => {
   const q = <T = any>(text: string, params: unknown[] = []) => t.database.sql.query<T>(text, params);
   const cardOf = async (iccid: string) => (await q<Card>(
     `select iccid, operator_id, cust_id, root_cust_id, goods_release_id, cycle_from::text, cycle_to::text, cycle_used_bytes::text as used,
-       cycle_quota_bytes::text as quota from cards where iccid = $1`, [iccid]))[0];
+       cycle_sms::text as sms, cycle_quota_bytes::text as quota from cards where iccid = $1`, [iccid]))[0];
   const tenantOf = (c: Card): CardTenant => ({ iccid: c.iccid, operatorId: c.operator_id, custId: c.cust_id, rootCustId: c.root_cust_id, apn: 'iot' });
   /** A day's counters written as the feed writes them. */
-  const feed = (c: Card, day: string, bytesDown: number) =>
-    writeDaily(t.deps.db, [{ iccid: c.iccid, day, bytesUp: 0, bytesDown, sms: 0, voiceSeconds: 0, sessions: 1 }], new Map([[c.iccid, tenantOf(c)]]));
+  const feed = (c: Card, day: string, bytesDown: number, sms = 0) =>
+    writeDaily(t.deps.db, [{ iccid: c.iccid, day, bytesUp: 0, bytesDown, sms, voiceSeconds: 0, sessions: 1 }], new Map([[c.iccid, tenantOf(c)]]));
   const expectConsistent = async (at = new Date(), iccids: string[] | null = null) => expect(await cycleMismatches(t.deps.db, at, iccids)).toEqual([]);
   /** Active cards with a plan that has a quota and a running contract, in ICCID order. */
   const activeWithQuota = () => q<Card>(
@@ -63,16 +64,25 @@ describe.each(backends)('cycle usage columns on %s', (backend) => {
     const c = await cardOf(iccid);
     const used = Number(c.used);
     const today = businessDay(Date.now());
-    const [row] = await q<{ down: string }>('select bytes_down::text down from card_usage_daily where iccid = $1 and day = $2', [iccid, today]);
+    const [row] = await q<{ down: string; sms: number }>('select bytes_down::text down, sms from card_usage_daily where iccid = $1 and day = $2', [iccid, today]);
     const before = Number(row?.down ?? 0);
-    await feed(c, today, before + 5 * MB);
-    expect(Number((await cardOf(iccid)).used)).toBe(used + 5 * MB);
+    const smsBefore = Number(row?.sms ?? 0);
+    const sms = Number(c.sms);
+    const moved = new Date(Date.now() - 1000);
+    await feed(c, today, before + 5 * MB, smsBefore + 4);
+    expect(await cardOf(iccid)).toMatchObject({ used: String(used + 5 * MB), sms: String(sms + 4) });
+    // marked as moved for the automation rules' check after the feed window (migration 0059)
+    const [mark] = await q<{ at: Date }>('select usage_moved_at at from cards where iccid = $1', [iccid]);
+    expect(mark.at.getTime()).toBeGreaterThanOrEqual(moved.getTime());
     // the same report again changes nothing (counters merge with greatest())
-    await feed(c, today, before + 5 * MB);
-    expect(Number((await cardOf(iccid)).used)).toBe(used + 5 * MB);
+    await feed(c, today, before + 5 * MB, smsBefore + 4);
+    expect(await cardOf(iccid)).toMatchObject({ used: String(used + 5 * MB), sms: String(sms + 4) });
+    // SMS alone moves the count too
+    await feed(c, today, before + 5 * MB, smsBefore + 6);
+    expect(await cardOf(iccid)).toMatchObject({ used: String(used + 5 * MB), sms: String(sms + 6) });
     // a day before the cycle is kept in the daily rows but not counted in this cycle
-    await feed(c, addDay(c.cycle_from, -1), 7 * MB);
-    expect(Number((await cardOf(iccid)).used)).toBe(used + 5 * MB);
+    await feed(c, addDay(c.cycle_from, -1), 7 * MB, 9);
+    expect(await cardOf(iccid)).toMatchObject({ used: String(used + 5 * MB), sms: String(sms + 6) });
     await expectConsistent(new Date(), [iccid]);
     // the usage module's own view of the card agrees
     const u = await callOk(t, USAGE, { iccid }, admin);
@@ -106,7 +116,7 @@ describe.each(backends)('cycle usage columns on %s', (backend) => {
     const c = await cardOf(list[2].iccid);
     // past the end of the current cycle: the next cycle's first day already has usage
     const next = addDay(c.cycle_to, 1);
-    await feed(c, next, 3 * MB);
+    await feed(c, next, 3 * MB, 2);
     expect(Number((await cardOf(c.iccid)).used)).toBe(Number(c.used));
     const at = new Date(Date.parse(`${next}T12:00:00+08:00`));
     const written = await rollCycles(t.deps.db, at);
@@ -114,6 +124,7 @@ describe.each(backends)('cycle usage columns on %s', (backend) => {
     const rolled = await cardOf(c.iccid);
     expect(rolled.cycle_from > c.cycle_to).toBe(true);
     expect(Number(rolled.used)).toBe(3 * MB);
+    expect(Number(rolled.sms)).toBe(2);
     // nothing is due any more at that time, and everything equals a computation from scratch
     expect(await rollCycles(t.deps.db, at)).toBe(0);
     await expectConsistent(at);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import ExcelJS from 'exceljs';
 import { ErrorCode, ExportFormat, ExportState } from '@lynx/contract';
-import { backends, freshPostgres, startTestApp, waitFor, type TestApp } from './harness.ts';
+import { backends, seededInstallation, startTestApp, waitFor, type TestApp } from './harness.ts';
 
 async function finished(t: TestApp, token: string, taskId: string, ms = 20_000) {
   return waitFor(async () => {
@@ -91,7 +91,8 @@ describe('export jobs are durable', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-restart-'));
     try {
       // first process: no workers, so the job only gets queued
-      const a = await startTestApp('pglite', { runWorkers: false }, { dataDir });
+      // (the first start from the seeded image: the test pays for the restart, not for a first start's seed)
+      const a = await startTestApp('pglite', { runWorkers: false }, { dataDir, fromImage: true });
       const admin = await a.login('admin');
       // QR code images are always drawn by a job (small table exports are written during the call)
       const iccids = (await a.database.sql.query<{ iccid: string }>('select iccid from cards where state = 64 order by iccid limit 2')).map((r) => r.iccid);
@@ -116,9 +117,10 @@ describe('export jobs are durable', () => {
   });
 
   it.runIf(!!process.env.TEST_DATABASE_URL)('two server processes sharing one PostgreSQL queue never run the same job twice', async () => {
-    const pgdb = await freshPostgres();
-    const a = await startTestApp('postgres', {}, { jobs: false, databaseUrl: pgdb.url });
-    const b = await startTestApp('postgres', {}, { jobs: false, databaseUrl: pgdb.url });
+    // one database from the seeded template: the test pays for the two starts, not for migrations and the seed
+    const pgdb = await seededInstallation('postgres');
+    const a = await pgdb.open({}, { jobs: false });
+    const b = await pgdb.open({}, { jobs: false });
     const runs: { app: string; id: string }[] = [];
     const slow = (app: string) => async (_data: unknown, job: { id: string }) => {
       runs.push({ app, id: job.id });
@@ -140,7 +142,7 @@ describe('export jobs are durable', () => {
     } finally {
       await a.stop();
       await b.stop();
-      await pgdb.drop();
+      await pgdb.remove();
     }
   });
 });

@@ -107,6 +107,29 @@ export async function startTestApp(
   return t;
 }
 
+/**
+ * One installation that several server starts in a row open (a restart test), starting from the seeded image: a new
+ * PGlite data directory loaded from it, or a PostgreSQL copy of the template. The test pays for the restarts only, not
+ * for a first start's migrations and demo seed. `open` starts a server on it; `remove` drops it. `freshPostgres`: a
+ * new empty PostgreSQL database instead (the first start migrates and seeds it).
+ */
+export async function seededInstallation(backend: Backend, o: { freshPostgres?: boolean } = {}) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-inst-'));
+  const url = process.env.TEST_DATABASE_URL!;
+  const pg = backend !== 'postgres' ? null
+    : o.freshPostgres ? await freshPostgres() : await createScratchDatabase(url, 'lynx_t', await postgresTemplate(url, DEMO_PASSWORD));
+  return {
+    dataDir,
+    databaseUrl: pg?.url,
+    open: (overrides: Partial<Config> = {}, start: { jobs?: boolean } = {}) =>
+      startTestApp(backend, overrides, { ...start, dataDir, databaseUrl: pg?.url, fromImage: true }),
+    async remove() {
+      await pg?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Calls an endpoint that must succeed and returns its data (a failure names the endpoint and its message). */
 export async function callOk<T = any>(t: TestApp, endpoint: string, body: object, token: string): Promise<T> {
   const r = await t.call<T>(endpoint, body, { token });

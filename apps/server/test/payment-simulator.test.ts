@@ -1,9 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { JournalKind, PayState, moneyToFen } from '@lynx/contract';
-import { backends, freshPostgres, startTestApp, ZX, type Backend, type TestApp } from './harness.ts';
+import { backends, seededInstallation, ZX, type Backend, type TestApp } from './harness.ts';
 import { paymentsOf } from '../src/modules/money/recharge/recharge-routes.ts';
 import { cashierUrl } from '../src/modules/money/recharge/recharge-cashier.ts';
 import { runLedgerCheck } from '../src/modules/money/ledger-check.ts';
@@ -19,9 +16,7 @@ const R = 'core/finance/refund';
 
 describe.each(backends)('payment simulator state on %s', (backend: Backend) => {
   let t: TestApp;
-  let dataDir: string;
-  let databaseUrl: string | undefined;
-  let drop = async () => {};
+  let installation: Awaited<ReturnType<typeof seededInstallation>> | undefined;
   let admin: string;
   let enterprise: string;
   let zx: number;
@@ -33,7 +28,7 @@ describe.each(backends)('payment simulator state on %s', (backend: Backend) => {
     return r.body.data;
   };
   const start = async () => {
-    t = await startTestApp(backend, { rateLimitPerToken: 1_000_000, rateLimitPerIp: 1_000_000 }, { jobs: false, dataDir, databaseUrl });
+    t = await installation!.open({ rateLimitPerToken: 1_000_000, rateLimitPerIp: 1_000_000 }, { jobs: false });
     admin = await t.login('admin');
     enterprise = await t.login('enterprise');
   };
@@ -42,15 +37,14 @@ describe.each(backends)('payment simulator state on %s', (backend: Backend) => {
 
   beforeAll(async () => {
     // on disk (PGlite) or a database of its own (PostgreSQL), so that the app can be stopped and started again on it
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-paysim-'));
-    if (backend === 'postgres') ({ url: databaseUrl, drop } = await freshPostgres());
+    // (from the seeded image: the test pays for its restarts, not for a first start's migrations and seed)
+    installation = await seededInstallation(backend);
     await start();
     zx = (await q<{ cust_id: number }>('select cust_id from customers where cust_name = $1', [ZX]))[0].cust_id;
   });
   afterAll(async () => {
     await t?.stop();
-    await drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await installation?.remove();
   });
 
   it('an order opened before a restart is paid at the cashier, credited, queried and refunded after it', async () => {

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, it, expect } from 'vitest';
 import type { Config } from '../src/config.ts';
 import { USAGE_FEED_QUEUE } from '../src/modules/usage/usage-routes.ts';
@@ -8,17 +5,20 @@ import { POOL_CHECK_QUEUE } from '../src/modules/pool/pool-usage.ts';
 import { MAINTENANCE_QUEUE } from '../src/platform/maintenance.ts';
 import { RETIRED_QUOTA_LEVELS_QUEUE } from '../src/modules/home/routes.ts';
 import { SMS_MO_QUEUE } from '../src/modules/sms/mo-feed.ts';
-import { backends, freshPostgres, startTestApp, type Backend } from './harness.ts';
+import { backends, seededInstallation, type Backend } from './harness.ts';
 import { AUTORULE_FEED_QUEUE } from '../src/modules/automation/routes.ts';
+import { DSIM_STRATEGY_QUEUE } from '../src/modules/dsim/routes.ts';
 
-/** One database that several server starts in a row open, like restarts of one installation with changed settings. */
+/**
+ * One database that several server starts in a row open, like restarts of one installation with changed settings
+ * (from the seeded image: the test pays for the five starts, not for a first start's migrations and seed).
+ */
 async function installation(backend: Backend) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-schedules-'));
-  const pg = backend === 'postgres' ? await freshPostgres() : null;
+  const db = await seededInstallation(backend);
   return {
     /** Starts a server with these settings (its jobs too), and returns the schedules in the database after the start. */
     async start(overrides: Partial<Config>): Promise<string[]> {
-      const t = await startTestApp(backend, overrides, { dataDir, databaseUrl: pg?.url });
+      const t = await db.open(overrides);
       try {
         const rows = await t.database.sql.query<{ name: string }>('select name from pgboss.schedule order by name');
         return rows.map((r) => r.name);
@@ -26,10 +26,7 @@ async function installation(backend: Backend) {
         await t.stop();
       }
     },
-    async remove() {
-      await pg?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
+    remove: () => db.remove(),
   };
 }
 
@@ -50,8 +47,9 @@ describe.each(backends)('job schedules that configuration turns off, on %s', (ba
       expect(feedOff).not.toContain(USAGE_FEED_QUEUE);
       expect(feedOff).not.toContain(POOL_CHECK_QUEUE);
       expect(feedOff).not.toContain(SMS_MO_QUEUE);
-      // the automation rules' check after each feed window follows the feed too (docs/automation.md)
-      const followFeed = [USAGE_FEED_QUEUE, POOL_CHECK_QUEUE, SMS_MO_QUEUE, AUTORULE_FEED_QUEUE];
+      // the automation rules' check and the super SIM strategies after each feed window follow the feed too
+      // (docs/automation.md, docs/super-sim.md)
+      const followFeed = [USAGE_FEED_QUEUE, POOL_CHECK_QUEUE, SMS_MO_QUEUE, AUTORULE_FEED_QUEUE, DSIM_STRATEGY_QUEUE];
       expect(feedOff).toEqual(feedOn.filter((n) => !followFeed.includes(n)));
 
       // an API-only process with the feed on does not bring them back; the workers do

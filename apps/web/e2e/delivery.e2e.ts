@@ -5,11 +5,14 @@ import { POLL, api, apiLogin, dialog, expectText, launch, login, newPage, row, s
 import type { Received } from './receivers.ts';
 
 /**
- * Issue 15, what a rule's notifications did (docs/webhooks.md, docs/automation.md): a customer's state-change rule
- * fires for one of its cards; its webhook goes to a receiver that answers 503 and ends in the dead letter; its e-mail
- * arrives at the SMTP server. The user sees the attempts (time, HTTP status, latency, error) in the trigger record,
- * replays after the receiver is fixed and watches it arrive (en); the same screen in Chinese. The receiver and the SMTP
- * server are global-setup's (receivers.ts); setup goes through the API, the browser is only what the user does.
+ * Issue 15, a usage rule from the crossing to what its notifications did (docs/automation.md, docs/webhooks.md,
+ * docs/operator-gateway.md "Generated traffic"): a customer's "data usage >= N %" rule with an e-mail and a webhook; operator
+ * staff make one of the customer's cards use data on the network simulator (card detail › Generate usage), so the next
+ * usage feed window carries it over N %; the check after that window records it. The webhook goes to a receiver that
+ * answers 503 and ends in the dead letter; the e-mail arrives at the SMTP server. The customer sees the card in the
+ * trigger record and the attempts (time, HTTP status, latency, error), replays after the receiver is fixed and watches
+ * it arrive (en); the same screens in Chinese. The receiver and the SMTP server are global-setup's (receivers.ts); setup
+ * goes through the API, the browser is what the users do.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -39,9 +42,8 @@ function mailText(raw: string): string {
 type Records = { list: { channel: number; state: number; webhook: { deliveryId: number; state: number } | null }[] };
 
 describe('rule notifications', () => {
-  it('a webhook to a refusing receiver is dead-lettered, shown with its attempts, replayed once fixed; the e-mail arrives', { timeout: 240_000 }, async () => {
+  it('a usage rule fires when staff drive a card over it on the simulator; its dead-lettered webhook is shown with its attempts and replayed once fixed; the e-mail arrives', { timeout: 480_000 }, async () => {
     const token = await apiLogin('enterprise');
-    const custId = (await api<{ custId: number }>('base/oauth/user/login', { loginName: 'enterprise', password: 'Demo@2026pass' })).data.custId;
     for (const r of (await api<{ list: { ruleId: number }[] }>('core/alarm/rule/getRuleListPage', { name: NAME }, token)).data.list) {
       await api('core/alarm/rule/deleteRule', { ruleId: r.ruleId }, token);
     }
@@ -53,28 +55,64 @@ describe('rule notifications', () => {
       await answer(503);
       const sub = await api('openapi/subscribe/save', { callbackUrl: `${receivers()}/hook`, eventTypes: [WebhookEventType.AutomationAlarm] }, token);
       expect(sub.success, sub.msg).toBe(true);
+      // the plan of the customer's most used card (in the rule's reach: the customer's whole tree) and a threshold above
+      // every card of it now, so the first check records nothing and only the card driven over it is recorded
+      type Listed = { iccid: string; goodsReleaseId: number | null; poolId: number | null; cycleUsedKb: number; cycleQuotaKb: number | null; cycleUsedPercent: number | null };
+      const listed = (body: object) => api<{ list: Listed[] }>('core/sim/simQuery/getSimListPage', {
+        states: [CardState.Activated], sortField: 'cycleUsedPercent', sortOrder: 'descend', pageSize: 50, ...body,
+      }, token);
+      const top = (await listed({})).data.list.find((c) => c.cycleQuotaKb && c.poolId == null && c.goodsReleaseId != null && (c.cycleUsedPercent ?? 0) < 900)!;
+      expect(top, 'an activated card with a quota').toBeDefined();
+      const planId = top.goodsReleaseId!;
+      // the server has just started: its usage feed first catches up with the demo's month (a plan is one operator's)
+      await expect.poll(async () => {
+        const fed = (await api<{ fedUntil: string | null }>('core/sim/simDetails/getUsage', { iccid: top.iccid }, token)).data.fedUntil;
+        return fed != null && Date.now() - Date.parse(fed) < 3 * 60_000;
+      }, { timeout: 240_000, interval: 2_000 }).toBe(true);
+      const onPlan = (await listed({ goodsReleaseId: planId })).data.list;
+      const threshold = Math.floor(Math.max(...onPlan.map((c) => c.cycleUsedPercent ?? 0))) + 2;
+      const card = onPlan.find((c) => c.poolId == null && c.cycleQuotaKb)!;
+      iccid = card.iccid;
+      // enough for one point over the threshold: the generated session's bytes grow over a minute
+      const needMb = Math.ceil(((threshold + 1) / 100 * card.cycleQuotaKb! - card.cycleUsedKb) / 1024);
       const rule = await api<{ ruleId: number }>('core/alarm/rule/saveRule', {
-        name: NAME, ruleType: AutoRuleType.StateChanged, states: [CardState.Deactivated], level: 2, action: AutoRuleAction.NotifyOnly,
+        name: NAME, ruleType: AutoRuleType.DataUsage, threshold, scopePlanId: planId, level: 2, action: AutoRuleAction.NotifyOnly,
         channels: [AutoRuleChannel.Email, AutoRuleChannel.Webhook], emails: mailbox,
       }, token);
       expect(rule.success, rule.msg).toBe(true);
       ruleId = rule.data.ruleId;
       expect((await api('core/alarm/rule/publishRule', { ruleId }, token)).success).toBe(true);
 
-      // one of its own active cards is deactivated: the check after the next usage window (every minute) records it
-      const cards = (await api<{ list: { iccid: string }[] }>('core/sim/simQuery/getSimListPage', { states: [CardState.Activated], custId, pageSize: 10 }, token)).data.list;
-      for (const c of cards) {
-        if ((await api('core/sim/singleCard/changeStatus', { iccid: c.iccid, action: 'deactivate', reason: 'e2e delivery' }, token)).success) {
-          iccid = c.iccid;
-          break;
-        }
-      }
-      expect(iccid).not.toBe('');
+      // operator staff drive the card over the threshold on the network simulator (en), then look at the dialog in Chinese
+      const staff = await newPage(browser, 'en');
+      await login(staff, 'admin');
+      await staff.goto(`/card/card-list/detail/${iccid}`);
+      await visible(staff).getByTestId('action-simulateUsage').click();
+      const generate = dialog(staff);
+      await expectText(generate, 'Generate usage on the network simulator');
+      await generate.getByRole('spinbutton').fill(String(needMb));
+      await shot(staff, 'simulate-usage-en');
+      await generate.getByRole('button', { name: 'Generate usage' }).click();
+      await expectText(staff.locator('.ant-modal-confirm'), `Make card ${iccid} use ${needMb} MB now?`);
+      await staff.locator('.ant-modal-confirm').getByRole('button', { name: 'OK' }).click();
+      await expectText(staff.locator('.ant-message'), 'Operation success');
+      await staff.getByTestId('lang-toggle').click();
+      await visible(staff).getByTestId('action-simulateUsage').click();
+      await expectText(dialog(staff), '在网络模拟器上生成流量');
+      await shot(staff, 'simulate-usage-zh');
+      await staff.context().close();
+
+      // the check after the feed window that carried the usage records the card, with the % it had reached
       let alarmId = 0;
+      let value = '';
       await expect.poll(async () => {
-        alarmId = (await api<{ list: { alarmId: number }[] }>('core/alarm/alarm/getAlarmListPage', { ruleId }, token)).data.list[0]?.alarmId ?? 0;
+        for (const a of (await api<{ list: { alarmId: number }[] }>('core/alarm/alarm/getAlarmListPage', { ruleId }, token)).data.list) {
+          const hit = (await api<{ list: { iccid: string; value: string }[] }>('core/alarm/alarm/getAlarmCardPage', { alarmId: a.alarmId, iccid }, token)).data.list[0];
+          if (hit) [alarmId, value] = [a.alarmId, hit.value];
+        }
         return alarmId;
-      }, { timeout: 130_000, interval: 1_000 }).toBeGreaterThan(0);
+      }, { timeout: 240_000, interval: 2_000 }).toBeGreaterThan(0);
+      expect(Number(value)).toBeGreaterThanOrEqual(threshold);
       // the webhook tried twice (503) and gave up; the e-mail was handed to the SMTP server
       let deliveryId = 0;
       await expect.poll(async () => {
@@ -129,12 +167,13 @@ describe('rule notifications', () => {
       await expectText(visible(page).getByTestId(`webhook-cell-${deliveryId}`), '已送达');
       await visible(page).getByTestId(`webhook-open-${deliveryId}`).click();
       await expectText(dialog(page).getByTestId('webhook-attempts'), '第 2 轮 · 第 1 次');
+      // the drawer has finished sliding in (no motion class left) before the picture
+      await expect.poll(() => page.locator('.ant-drawer [class*="-motion-"]').count(), POLL).toBe(0);
       await shot(page, 'delivery-attempts-zh');
       await page.context().close();
     } finally {
       await answer(200);
       if (ruleId) await api('core/alarm/rule/deleteRule', { ruleId }, token);
-      if (iccid) await api('core/sim/singleCard/changeStatus', { iccid, action: 'activate', reason: 'e2e delivery' }, token);
       await api('openapi/subscribe/save', { callbackUrl: before.callbackUrl, eventTypes: before.eventTypes }, token);
     }
   });

@@ -32,6 +32,10 @@ export const USER_TEXT_FIELDS = new Set([
   'apnName', 'apnNames',
   // a custom role's name (built-in roles carry both names: roleNameEn)
   'roleName',
+  // a super SIM switch strategy's name (issue 16)
+  'strategyName',
+  // an upstream channel's name as staff typed it in a channel card import (issue 16)
+  'channelName',
 ]);
 // the customer's own card fields (custom1…)
 const isUserTextField = (key: string) => USER_TEXT_FIELDS.has(key) || /^custom\d+$/.test(key);

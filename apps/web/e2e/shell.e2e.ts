@@ -17,10 +17,10 @@ const homeChildren = (page: import('playwright-core').Page) =>
 
 describe('console shell', () => {
   it.each([
-    ['admin', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
-    ['manager', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
+    ['admin', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '渠道卡', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
+    ['manager', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '渠道卡', '快捷操作', '运营商', '库存', '运营管理', '系统'], ['概览', '客户管理', '账号管理']],
     ['enterprise', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '快捷操作', '系统'], ['概览', '客户管理', '账号管理']],
-    ['channel', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '快捷操作', '系统'], ['概览', '客户管理', '账号管理']],
+    ['channel', ['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '渠道卡', '快捷操作', '系统'], ['概览', '客户管理', '账号管理']],
     // role 5000 holds the traffic detail query (6100000) and diagnosis under Shortcuts
     ['subcustomer', ['首页', '计费', '自动化规则', '报表', '卡管理', '快捷操作'], ['概览']],
   ])('%s sees exactly the permitted menu', async (loginName, top, home) => {
@@ -46,7 +46,7 @@ describe('console shell', () => {
   it('switches the whole shell between Chinese and English and remembers it', async () => {
     const page = await newPage(browser, 'zh');
     await login(page, 'admin');
-    expect(await topMenu(page)).toEqual(['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '快捷操作', '运营商', '库存', '运营管理', '系统']);
+    expect(await topMenu(page)).toEqual(['首页', '计费', '自动化规则', '企业', '财务', '报表', '卡管理', '渠道卡', '快捷操作', '运营商', '库存', '运营管理', '系统']);
     await expectText(page.locator('.lx-breadcrumb'), '首页');
     // the switch comes while the sign-in notice ("登录成功") may still show: a notice on screen changes language with
     // the rest (it once stayed in Chinese)
@@ -54,14 +54,14 @@ describe('console shell', () => {
     await page.waitForFunction(() => document.querySelector('.lx-sider')?.textContent?.includes('Home'));
     const notices = await page.locator('.ant-message-notice').allInnerTexts();
     expect(notices.filter((n) => /[\u4e00-\u9fff]/.test(n))).toEqual([]);
-    expect(await topMenu(page)).toEqual(['Home', 'Billing', 'Automation rules', 'Business', 'Financial', 'Reports', 'Cards', 'Shortcuts', 'Operators', 'Stock', 'Operation management', 'System']);
+    expect(await topMenu(page)).toEqual(['Home', 'Billing', 'Automation rules', 'Business', 'Financial', 'Reports', 'Cards', 'Channel cards', 'Shortcuts', 'Operators', 'Stock', 'Operation management', 'System']);
     await expectText(page.locator('.lx-breadcrumb'), 'Overview');
     await expect(page.locator('.lx-header-search input').getAttribute('placeholder')).resolves.toBe('Search cards, customers, plans');
     expect(await page.evaluate(() => localStorage.getItem('lx_language'))).toBe('en');
     await shot(page, 'shell-en');
     await page.reload();
     await page.locator('.lx-sider').waitFor();
-    expect(await topMenu(page)).toEqual(['Home', 'Billing', 'Automation rules', 'Business', 'Financial', 'Reports', 'Cards', 'Shortcuts', 'Operators', 'Stock', 'Operation management', 'System']);
+    expect(await topMenu(page)).toEqual(['Home', 'Billing', 'Automation rules', 'Business', 'Financial', 'Reports', 'Cards', 'Channel cards', 'Shortcuts', 'Operators', 'Stock', 'Operation management', 'System']);
     expect(cspViolations(page)).toEqual([]);
     await page.context().close();
   });

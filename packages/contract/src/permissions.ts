@@ -26,6 +26,9 @@ export const Perm = {
   Card: 2000000,
   CardList: 2010000,
   CardDownloadTask: 2080000,
+  /** Card › eUICC (issue 16, docs/euicc.md): the list and activation codes; 2040001 changes eUICCs and profiles */
+  CardEuicc: 2040000,
+  CardEuiccNumber: 2040001,
   Pool: 2060000,
   Billing: 4000000,
   PackageManage: 4010000,
@@ -101,6 +104,17 @@ export const Perm = {
   SystemDataPush: 14030000,
   SystemUserBehavior: 14040000,
   CarNetwork: 15000000,
+  /** Channel card (issue 16; docs/channel-cards.md): §6 gives no code, so the next free page block 16000000 */
+  ChannelCard: 16000000,
+  ChannelCardImport: 16010000,
+  ChannelCardImportAdd: 16010001,
+  ChannelCardList: 16020000,
+  ChannelCardState: 16020001,
+  ChannelCardBill: 16030000,
+  ChannelCardBillGenerate: 16030001,
+  /** Shortcuts › resale status sync (spec §6 names the page 6020000); 6020001 "sync now" */
+  ShortcutsResell: 6020000,
+  ShortcutsResellSync: 6020001,
 } as const;
 
 /** The Home overview's 14 shortcut tiles (spec §6), codes 1000011–1000024 in this order. */
@@ -170,7 +184,7 @@ export const permissionTree: PermissionNode[] = [
   ]),
   page(Perm.Shortcuts, '快捷操作', 'Shortcuts', [
     page(6010000, '订购物联网卡', 'Order IoT SIM'),
-    page(6020000, '转售卡状态同步', 'Resale status sync'),
+    page(Perm.ShortcutsResell, '转售卡状态同步', 'Resale status sync', [btn(Perm.ShortcutsResellSync, '立即同步', 'Sync now')]),
     page(Perm.ShortcutsCustOperation, '联通账户运营', 'China Unicom account operation'),
     page(Perm.Notification, '公告管理', 'Announcements'),
     page(6050000, '诊断', 'Diagnosis', [btn(6050001, '高级诊断', 'Advanced diagnosis'), btn(6050002, '变更状态', 'Change status')]),
@@ -260,6 +274,11 @@ export const permissionTree: PermissionNode[] = [
     page(15010000, '车型上传', 'Car model upload'), page(15020000, '赠送流量', 'Gifted data'),
     page(15030000, '赠送配置', 'Gift configuration'), page(15040000, '配置失败', 'Configuration failures'),
     page(15050000, 'PCC 数据异常', 'PCC data errors'),
+  ]),
+  page(Perm.ChannelCard, '渠道卡', 'Channel cards', [
+    page(Perm.ChannelCardImport, '渠道卡导入', 'Channel card imports', [btn(Perm.ChannelCardImportAdd, '导入', 'Import')]),
+    page(Perm.ChannelCardList, '渠道卡列表', 'Channel card list', [btn(Perm.ChannelCardState, '变更状态', 'Change state')]),
+    page(Perm.ChannelCardBill, '渠道卡账单', 'Channel card bills', [btn(Perm.ChannelCardBillGenerate, '生成账单', 'Generate bill')]),
   ]),
 ];
 

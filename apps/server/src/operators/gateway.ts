@@ -277,3 +277,51 @@ export interface SmsAccepted {
 
 /** Builds a gateway for one account; a carrier adapter module exports one of these. */
 export type GatewayFactory = (account: GatewayAccount) => OperatorGateway;
+
+/*
+ * The super SIM vendor platform (issue 16; docs/super-sim.md): a multi-IMSI card whose active profile the vendor
+ * switches over the air. It is not one carrier's API, so it has its own small interface beside OperatorGateway; the
+ * built-in simulator (simulator-supersim.ts) implements it, a real vendor adapter registers in registry.ts.
+ */
+
+/** A profile of the super SIM as the vendor knows it. */
+export interface SuperSimProfile {
+  operatorId: number;
+  iccid: string;
+  imsi: string | null;
+  /** the platform's state of the profile's card allows service (test or activated) */
+  serving: boolean;
+}
+
+export interface SuperSimSwitchRequest {
+  sn: string;
+  from: SuperSimProfile | null;
+  to: SuperSimProfile;
+  /** the platform's reference (its switch record id): a second request with it answers the first one's request id */
+  clientRef: string;
+}
+
+/** The outcome of a switch at the vendor: pending until the device confirms the new profile over the air. */
+export interface SuperSimSwitchOutcome {
+  requestId: string;
+  state: 'pending' | 'confirmed' | 'failed';
+  code: string | null;
+  message: string | null;
+  at: string;
+}
+
+/** The vendor's radio report of one super SIM: the signal (dBm) each profile would have now. */
+export interface SuperSimSignal {
+  sn: string;
+  signals: { operatorId: number; dbm: number }[];
+}
+
+export interface SuperSimGateway {
+  readonly adapter: string;
+  /** asks the vendor to switch the active profile; a refusal is a value (ok: false) */
+  requestSwitch(req: SuperSimSwitchRequest): Promise<GatewayResult<SuperSimSwitchOutcome>>;
+  /** the current outcome of an accepted request */
+  querySwitch(requestId: string): Promise<GatewayResult<SuperSimSwitchOutcome>>;
+  /** the radio report of many super SIMs (at most 1,000 a call) */
+  querySignals(req: { sns: { sn: string; operatorIds: number[] }[] }): Promise<GatewayResult<SuperSimSignal[]>>;
+}

@@ -1,5 +1,6 @@
 import { GATEWAY_ADAPTERS, type GatewayAdapterCode } from '@lynx/contract';
-import type { GatewayAccount, GatewayFactory, OperatorGateway } from './gateway.ts';
+import type { GatewayAccount, GatewayFactory, OperatorGateway, SuperSimGateway } from './gateway.ts';
+import { createSuperSimSimulator } from './simulator-supersim.ts';
 import { createSimulatorGateway } from './simulator.ts';
 
 /**
@@ -17,4 +18,14 @@ export const isInstalledAdapter = (code: string): boolean => code in installed &
 export function gatewayFor(adapter: string, account: GatewayAccount): OperatorGateway | null {
   const factory = isInstalledAdapter(adapter) ? installed[adapter as GatewayAdapterCode] : undefined;
   return factory ? factory(account) : null;
+}
+
+/**
+ * The super SIM vendor platform (docs/super-sim.md). Only the built-in simulator ships; a real vendor adapter
+ * implements SuperSimGateway and is returned here instead.
+ */
+let superSim: SuperSimGateway | null = null;
+export function superSimGateway(): SuperSimGateway {
+  superSim ??= createSuperSimSimulator();
+  return superSim;
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { BillCard, OperatorBillLine, OperatorBillPage, WholesaleTariff } from './gateway.ts';
 import { simulateUsage } from './simulator-usage.ts';
+import type { TrafficByCard } from './simulator-traffic.ts';
 
 /**
  * The network simulator's operator bill (docs/operator-gateway.md "Operator bills"): what the simulated carrier charges
@@ -31,10 +32,10 @@ export const simulatorTariff = (operatorId: number): WholesaleTariff => SIMULATO
 const mulDivHalfUp = (a: number, b: number, d: number): number => Number((BigInt(a) * BigInt(b) * 2n + BigInt(d)) / (2n * BigInt(d)));
 
 /** One card's line of the bill for [from, to), or null when the carrier has nothing to charge. */
-export function billLineOf(card: BillCard, from: Date, to: Date, tariff: WholesaleTariff): OperatorBillLine | null {
+export function billLineOf(card: BillCard, from: Date, to: Date, tariff: WholesaleTariff, generated?: TrafficByCard): OperatorBillLine | null {
   const served = card.service.filter((s) => s.from < to && (s.to === null || s.to > from));
   if (served.length === 0) return null;
-  const { daily } = simulateUsage({ cards: [{ ...card, service: served }], from, to });
+  const { daily } = simulateUsage({ cards: [{ ...card, service: served }], from, to }, generated);
   let dataBytes = 0;
   let sms = 0;
   for (const d of daily) {
@@ -54,11 +55,13 @@ export function billLineOf(card: BillCard, from: Date, to: Date, tariff: Wholesa
 }
 
 /** The bill of a page of cards: every card's line, in the order given. */
-export function simulateBill(req: { periodKey: string; from: Date; to: Date; cards: BillCard[]; operAccountId: number; operatorId: number }): OperatorBillPage {
+export function simulateBill(
+  req: { periodKey: string; from: Date; to: Date; cards: BillCard[]; operAccountId: number; operatorId: number }, generated?: TrafficByCard,
+): OperatorBillPage {
   const tariff = simulatorTariff(req.operatorId);
   const lines: OperatorBillLine[] = [];
   for (const card of req.cards) {
-    const line = billLineOf(card, req.from, req.to, tariff);
+    const line = billLineOf(card, req.from, req.to, tariff, generated);
     if (line) lines.push(line);
   }
   const billRef = `SIMBILL-${req.periodKey.replace('-', '')}-${crypto.createHash('sha256').update(`${req.operAccountId}|${req.operatorId}|${req.periodKey}`).digest('hex').slice(0, 8).toUpperCase()}`;

@@ -1,6 +1,7 @@
 import { businessDay, businessDayStartMs } from '@lynx/contract';
 import crypto from 'node:crypto';
 import type { DailyUsageRecord, UsageCard, UsagePull, UsageReport } from './gateway.ts';
+import type { GeneratedSession, TrafficByCard } from './simulator-traffic.ts';
 
 /**
  * The network simulator's usage: what a fleet of IoT devices does on the network, reproducible to the byte.
@@ -206,6 +207,19 @@ export function planDay(
   return plan;
 }
 
+/** Generated sessions (simulator-traffic.ts) are numbered after the day's own: their index is this plus their id. */
+const GENERATED_K = 1_000_000;
+
+/** The generated sessions of a card that start on the China day beginning at `dayStart`, as planned sessions. */
+function generatedOn(card: Pick<UsageCard, 'operatorId' | 'networkTypes'>, device: Device, generated: GeneratedSession[], dayStart: number): PlannedSession[] {
+  const rats = card.networkTypes.length ? card.networkTypes : [DEFAULT_RAT];
+  const mnc = MNC[card.operatorId] ?? '00';
+  return generated.filter((g) => g.at >= dayStart && g.at < dayStart + DAY).map((g) => ({
+    k: GENERATED_K + g.trafficId, start: g.at, end: Math.min(g.at + Math.max(1, g.seconds) * 1000, dayStart + DAY), up: g.bytesUp, down: g.bytesDown,
+    rat: rats[device.ratPick % rats.length], cell: `460-${mnc}-${device.tac}-${device.ci}`,
+  }));
+}
+
 /** The operator's id of a session: stable for the card, day and session. */
 const sessionId = (iccid: string, day: string, test: boolean, k: number) =>
   crypto.createHash('sha256').update(`${iccid}|${day}|${test ? 't' : 'a'}|${k}`).digest('hex').slice(0, 20).toUpperCase();
@@ -214,9 +228,11 @@ const inPeriod = (t: number, p: { from: Date; to: Date | null }) => t >= p.from.
 
 /**
  * The report of a usage pull: the sessions overlapping the window, and for each day the window touches the counters
- * up to the window's end of the cards whose counters moved in the window (a quiet card is not repeated).
+ * up to the window's end of the cards whose counters moved in the window (a quiet card is not repeated). `generated`:
+ * the cards' generated sessions (simulator-traffic.ts) from the start of the window's first day on, counted like the
+ * device's own within the cards' service periods.
  */
-export function simulateUsage(req: UsagePull): UsageReport {
+export function simulateUsage(req: UsagePull, generated?: TrafficByCard): UsageReport {
   const from = req.from.getTime();
   const to = req.to.getTime();
   const report: UsageReport = { sessions: [], daily: [] };
@@ -235,6 +251,8 @@ export function simulateUsage(req: UsagePull): UsageReport {
         const pTo = period.to?.getTime() ?? Infinity;
         if (pFrom >= upTo || pTo <= dayStart) continue;
         const plan = planDay(card, day, period.test, device, dayStart);
+        const own = generated?.get(card.iccid);
+        if (own) plan.sessions.push(...generatedOn(card, device, own, dayStart));
         for (const s of plan.sessions) {
           // a session belongs to the period it starts in, and the period's end cuts it short
           if (!inPeriod(s.start, period) || s.start >= upTo) continue;

@@ -3,7 +3,8 @@ import type {
   CardStateChange, ChangeAccepted, ConnectionInfo, GatewayAccount, GatewayResult, OperatorGateway, PlanChange, Usage, UsageQuery, ZoneChange, CardRef,
   SmsAccepted, SmsRequest, UsagePull, UsageReport, BillQuery, OperatorBillPage, SmsReportQuery, SmsReport, MoSmsPull, MoSms,
 } from './gateway.ts';
-import { simulateUsage } from './simulator-usage.ts';
+import { businessDay, businessDayStartMs, simulateUsage } from './simulator-usage.ts';
+import { generatedTraffic } from './simulator-traffic.ts';
 import { simulateBill } from './simulator-bill.ts';
 import { simulateMo, simulateSmsReports, simulatorSmsId } from './simulator-sms.ts';
 
@@ -69,6 +70,9 @@ const hash = (...parts: (string | number)[]) => crypto.createHash('sha256').upda
 /** 0..99, stable for the same inputs */
 const bucket = (...parts: (string | number)[]) => hash(...parts).readUInt32BE(0) % 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The start of the China business day of an instant: a pull's counters run from the start of each day it touches. */
+const dayStartOf = (d: Date) => new Date(businessDayStartMs(businessDay(d.getTime())));
 
 type Refusal = { ok: false; code: string; message: string; latencyMs: number; retryable: boolean };
 
@@ -181,8 +185,9 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
       }),
 
     // one card's totals over a period, as if it had been active throughout (the feed below knows the real periods)
-    queryUsage: (req: UsageQuery) =>
-      roundTrip<Usage>(() => {
+    queryUsage: async (req: UsageQuery) => {
+      const generated = await generatedTraffic([req.iccid], dayStartOf(req.from), new Date(req.to.getTime() + 1));
+      return roundTrip<Usage>(() => {
         const refused = authenticate();
         if (refused) return refused;
         if (!(req.to >= req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the period is before its start', retryable: false };
@@ -190,7 +195,7 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
         const { daily } = simulateUsage({
           from: req.from, to: req.to,
           cards: [{ iccid: req.iccid, msisdn: req.msisdn, operatorId: account.operatorId, apn: '', networkTypes: [], service: [{ from: req.from, to: null, test: false }] }],
-        });
+        }, generated);
         const sum = (f: (d: (typeof daily)[number]) => number) => daily.reduce((n, d) => n + f(d), 0);
         return {
           ok: true,
@@ -199,20 +204,25 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
             smsCount: sum((d) => d.sms), voiceSeconds: sum((d) => d.voiceSeconds),
           },
         };
-      }),
+      });
+    },
 
     // the usage feed: sessions and daily counters of the cards in their service periods (simulator-usage.ts)
-    pullUsage: (req: UsagePull) =>
-      roundTrip<UsageReport>(() => {
+    // (and the sessions staff generated for the cards: simulator-traffic.ts)
+    pullUsage: async (req: UsagePull) => {
+      const generated = await generatedTraffic(req.cards.map((c) => c.iccid), dayStartOf(req.from), req.to);
+      return roundTrip<UsageReport>(() => {
         const refused = authenticate();
         if (refused) return refused;
         if (!(req.to > req.from)) return { ok: false, code: 'BAD_PERIOD', message: 'the end of the window is not after its start', retryable: false };
-        return { ok: true, data: simulateUsage(req) };
-      }),
+        return { ok: true, data: simulateUsage(req, generated) };
+      });
+    },
 
     // the carrier's bill of a closed period for a page of the account's cards (simulator-bill.ts)
-    queryBill: (req: BillQuery) =>
-      roundTrip<OperatorBillPage>(() => {
+    queryBill: async (req: BillQuery) => {
+      const generated = await generatedTraffic(req.cards.map((c) => c.iccid), req.from, req.to);
+      return roundTrip<OperatorBillPage>(() => {
         const refused = authenticate();
         if (refused) return refused;
         if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(req.periodKey)) return { ok: false, code: 'BAD_PERIOD', message: `period ${req.periodKey} is not YYYY-MM`, retryable: false };
@@ -222,7 +232,8 @@ export function createSimulatorGateway(account: GatewayAccount): OperatorGateway
         if (req.to.getTime() > Date.now()) {
           return { ok: false, code: 'BILL_NOT_ISSUED', message: `the bill of period ${req.periodKey} is issued after the period ends`, retryable: true };
         }
-        return { ok: true, data: simulateBill({ ...req, operAccountId: account.operAccountId, operatorId: account.operatorId }) };
-      }),
+        return { ok: true, data: simulateBill({ ...req, operAccountId: account.operAccountId, operatorId: account.operatorId }, generated) };
+      });
+    },
   };
 }

@@ -47,6 +47,22 @@ export function sizeColumns(key: string, title: Bilingual, unit: SizeUnit = 'B')
   ];
 }
 
+/**
+ * The usage counters of a usage row, as every usage export shows them: data (raw bytes and a readable size), SMS,
+ * voice in minutes (`voiceMinutes`: see voiceMinutes()) and sessions.
+ */
+export function usageCounterColumns(): ExportColumn[] {
+  return [
+    ...sizeColumns('bytes', { zh: '流量', en: 'Data' }),
+    { key: 'sms', title: { zh: '短信（条）', en: 'SMS' }, type: 'number' },
+    { key: 'voiceMinutes', title: { zh: '语音（分钟）', en: 'Voice (minutes)' }, type: 'number' },
+    { key: 'sessions', title: { zh: '会话数', en: 'Sessions' }, type: 'number' },
+  ];
+}
+
+/** Voice seconds as the exports' minutes, to one decimal. */
+export const voiceMinutes = (seconds: number): number => Math.round(seconds / 6) / 10;
+
 /** A file other than a table (e.g. a zip of images), written from the list's rows. */
 export interface ExportFile {
   ext: string;

@@ -10,13 +10,17 @@ import { seedPlans } from '../modules/plan/plan-seed.ts';
 import { seedRetailPlans } from '../modules/plan/retail-seed.ts';
 import { seedNetconfig } from '../modules/network/netconfig/seed.ts';
 import { seedCards } from '../modules/card/card-seed.ts';
+import { seedDemoDsims } from '../modules/dsim/seed.ts';
+import { seedDemoChannelCards } from '../modules/channelcard/seed.ts';
 import { seedSimulatorAccess } from '../modules/network/opconfig/seed.ts';
 import type { SecretBox } from '../modules/network/opconfig/secrets.ts';
 import { seedCardCatalog } from '../modules/card/catalog/seed.ts';
 import { seedPools } from '../modules/pool/pool-seed.ts';
 import { demoUsageStart, startUsageFeeds } from '../modules/usage/usage-feed.ts';
+import { seedDemoStock } from '../modules/stock/seed.ts';
 import { seedOperatorPlans } from './demo-plans.ts';
 import { writeDemoLogins, type DemoLogin } from './demo-logins.ts';
+import { seedDemoEuiccs } from '../modules/euicc/seed.ts';
 
 export interface SeedResult {
   logins: DemoLogin[];
@@ -34,7 +38,7 @@ export function builtInRolePermissions(): Record<number, number[]> {
   const customerBase = uniq([
     ...expandCodes([Perm.Home, Perm.Card, Perm.Billing, Perm.AutoRule, Perm.Report, Perm.Financial]),
     ...expandCodes([Perm.BusinessCustomer, Perm.BusinessAccount, 8030000, 8040000, 8050000]),
-    ...expandCodes([6010000, 6050000, 6060000, 6070000, 6080000, 6100000, 6110000]),
+    ...expandCodes([6010000, 6050000, 6060000, 6070000, 6080000, 6100000, 6110000, Perm.ShortcutsResell]),
     Perm.Shortcuts, Perm.Business, Perm.System, Perm.SystemUserBehavior,
   ]);
   // package buttons for staff only: delete 4010001, publish 4010002, add/copy basic 4010003, price adjustment 4010004
@@ -54,7 +58,10 @@ export function builtInRolePermissions(): Record<number, number[]> {
     [RoleType.Manager]: without(uniq(allPermissionCodes), [Perm.SystemRoleAdd, Perm.SystemRoleDelete]),
     // an enterprise customer's administrator also keeps its own file push tasks (System › File push, scoped to its customer)
     [RoleType.Enterprise]: without(uniq([...customerBase, ...expandCodes([Perm.Risk]), Perm.SystemDataPush]), staffOnlyButtons),
-    [RoleType.Channel]: without(customerBase, staffOnlyButtons),
+    // channel cards (16000000, docs/channel-cards.md): the channel customer reads its own imports, cards and bills; importing,
+    // stopping a card and generating bills are staff's. Resale sync (6020000, sync now 6020001): every first-level customer
+    [RoleType.Channel]: without(uniq([...customerBase, ...expandCodes([Perm.ChannelCard])]),
+      [...staffOnlyButtons, Perm.ChannelCardImportAdd, Perm.ChannelCardState, Perm.ChannelCardBillGenerate]),
     [RoleType.SubCustomer]: without(
       uniq([
         Perm.Home, Perm.HomeApiManage, Perm.HomeLogo, Perm.Card, Perm.Billing, Perm.Shortcuts,
@@ -164,6 +171,14 @@ export async function seedDemo(db: Db, demoPassword: string | null, opts: { box?
     await seedCards(tx, { zhixing, east, huadian });
     await seedCardCatalog(tx, { zhixing, huadian });
     await seedPools(tx, { zhixing });
+    // a few super SIMs of the enterprise's cards (docs/super-sim.md)
+    await seedDemoDsims(tx, zhixing);
+    // a few eUICCs and profiles of the enterprise (docs/euicc.md)
+    await seedDemoEuiccs(tx, zhixing);
+    // the warehouse: matched, out and not yet matched stock items (docs/stock.md)
+    await seedDemoStock(tx);
+    // channel cards, their bill and resold cards (docs/channel-cards.md)
+    await seedDemoChannelCards(tx, { huadian, zhixing });
     // the usage feed fills the demo cards' last month from the network simulator on its first runs (docs/usage.md)
     await startUsageFeeds(tx, [Operator.ChinaMobile, Operator.ChinaUnicom, Operator.ChinaTelecom], demoUsageStart());
     const custOf: Record<string, typeof zhixing | null> = { admin: null, manager: null, enterprise: zhixing, channel: huadian, subcustomer: east };

@@ -1,4 +1,4 @@
-import { AlertOutlined, AccountBookOutlined, BankOutlined, BarChartOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined } from '@ant-design/icons';
+import { AlertOutlined, AccountBookOutlined, BankOutlined, BarChartOutlined, FundOutlined, HomeOutlined, CreditCardOutlined, ThunderboltOutlined, SettingOutlined, ApiOutlined, InboxOutlined, ToolOutlined, ShopOutlined } from '@ant-design/icons';
 import { Perm, RoleType } from '@lynx/contract';
 import type { RouteDef } from './types.ts';
 import { hotPages } from './hot.ts';
@@ -237,6 +237,14 @@ export const routes: RouteDef[] = [
           { path: 'detail/:batchId/:state', titleKey: 'cardBatchDetail', page: () => import('../pages/card/batchoperate/detail/index.tsx') },
         ],
       },
+      // eUICC routes (issue 16, docs/euicc.md): eUICCs and profiles, activation codes (2040000; changes 2040001)
+      {
+        path: 'euicc', titleKey: 'cardEuicc', perm: Perm.CardEuicc, redirectToFirstChild: true,
+        children: [
+          { path: 'list', titleKey: 'cardEuiccList', page: () => import('../pages/card/euicc/list/index.tsx') },
+          { path: 'activation-code', titleKey: 'cardEuiccCode', page: () => import('../pages/card/euicc/activation-code/index.tsx') },
+        ],
+      },
       // card catalogue routes: card types
       {
         path: 'cardtype', titleKey: 'cardType', perm: 2050000, redirectToFirstChild: true, hideChildrenInMenu: true,
@@ -258,11 +266,20 @@ export const routes: RouteDef[] = [
         children: [
           { path: 'list', titleKey: 'cardImportInfo', page: () => import('../pages/card/import-info/list/index.tsx') },
           { path: 'detail/:batchId', titleKey: 'cardImportDetail', page: () => import('../pages/card/import-info/detail/index.tsx') },
+          { path: 'dsimdetail/:batchId', titleKey: 'cardDsimImportDetail', page: () => import('../pages/card/import-info/dsimdetail/index.tsx') },
         ],
       },
       {
         path: 'downloadtask', titleKey: 'cardDownloadTask', redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [{ path: 'list', titleKey: 'cardDownloadTask', page: () => import('../pages/card/downloadtask/list/index.tsx') }],
+      },
+      // super SIMs (issue 16, docs/super-sim.md)
+      {
+        path: 'dsimlist', titleKey: 'cardDsim', perm: 2090000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'cardDsim', page: () => import('../pages/card/dsimlist/list/index.tsx') },
+          { path: 'detail/:sn/:isSupplierCard', titleKey: 'cardDsimDetail', page: () => import('../pages/card/dsimlist/detail/index.tsx') },
+        ],
       },
       // card catalogue routes: test cards and labels
       {
@@ -279,6 +296,30 @@ export const routes: RouteDef[] = [
           { path: 'detail/:labelId', titleKey: 'cardLabelDetail', page: () => import('../pages/card/label/detail/index.tsx') },
           { path: 'edit/:labelId', titleKey: 'cardLabelEdit', perm: 2110001, page: () => import('../pages/card/label/edit/index.tsx') },
           { path: 'add', titleKey: 'cardLabelAdd', perm: 2110001, page: () => import('../pages/card/label/edit/index.tsx') },
+        ],
+      },
+    ],
+  },
+  {
+    // channel cards: imports, the cards and the channels' bills for them (issue 16, docs/channel-cards.md)
+    path: 'channelCard', titleKey: 'channelCard', perm: Perm.ChannelCard, icon: <ShopOutlined />, redirectToFirstChild: true,
+    children: [
+      {
+        path: 'channelCardImport', titleKey: 'channelCardImport', perm: Perm.ChannelCardImport, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list/:salesorder?', titleKey: 'channelCardImport', page: () => import('../pages/channelCard/channelCardImport/list/index.tsx') }],
+      },
+      {
+        path: 'channel-card', titleKey: 'channelCardList', perm: Perm.ChannelCardList, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'channelCardList', page: () => import('../pages/channelCard/channel-card/list/index.tsx') },
+          { path: 'detail/:id', titleKey: 'channelCardDetail', page: () => import('../pages/channelCard/channel-card/detail/index.tsx') },
+        ],
+      },
+      {
+        path: 'channelCardBill', titleKey: 'channelCardBill', perm: Perm.ChannelCardBill, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'channelCardBill', page: () => import('../pages/channelCard/channelCardBill/list/index.tsx') },
+          { path: 'detail/:id', titleKey: 'channelCardBillDetail', page: () => import('../pages/channelCard/channelCardBill/detail/index.tsx') },
         ],
       },
     ],
@@ -349,6 +390,11 @@ export const routes: RouteDef[] = [
             page: () => import('../pages/shortcuts/cust-operation/detail/index.tsx'),
           },
         ],
+      },
+      {
+        // resale status sync: cards resold through another platform, synced through the ResalePlatform interface (issue 16)
+        path: 'resell', titleKey: 'shortcutsResell', perm: Perm.ShortcutsResell, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [{ path: 'list', titleKey: 'shortcutsResell', page: () => import('../pages/shortcuts/resell/list/index.tsx') }],
       },
     ],
   },
@@ -450,10 +496,27 @@ export const routes: RouteDef[] = [
     path: 'stock', titleKey: 'stock', perm: Perm.Stock, icon: <InboxOutlined />, redirectToFirstChild: true,
     children: [
       {
+        // physical stock: the three codes, locations, match and out states (issue 16, docs/stock.md)
+        path: 'stocklist', titleKey: 'stockList', perm: 11010000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list', titleKey: 'stockList', page: () => import('../pages/stock/stocklist/list/index.tsx') },
+          { path: 'detail/:iccid?', titleKey: 'stockDetail', page: () => import('../pages/stock/stocklist/detail/index.tsx') },
+          { path: 'doublecard-detail/:sn?', titleKey: 'stockDoubleCard', page: () => import('../pages/stock/stocklist/doublecard-detail/index.tsx') },
+        ],
+      },
+      {
         path: 'goods-import', titleKey: 'stockGoodsImport', perm: 11020000, redirectToFirstChild: true, hideChildrenInMenu: true,
         children: [
           { path: 'list/:tab?', titleKey: 'stockGoodsImport', page: () => import('../pages/stock/goods-import/list/index.tsx') },
           { path: 'add/:type?', titleKey: 'stockGoodsImportAdd', perm: 11020003, page: () => import('../pages/stock/goods-import/add/index.tsx') },
+        ],
+      },
+      {
+        // stock operations (in, match, out, scrap) as durable batches with per-item failures (issue 16)
+        path: 'operationList', titleKey: 'stockOperations', perm: 11030000, redirectToFirstChild: true, hideChildrenInMenu: true,
+        children: [
+          { path: 'list/:param?', titleKey: 'stockOperations', page: () => import('../pages/stock/operationList/list/index.tsx') },
+          { path: 'detail/:batchId?', titleKey: 'stockOperationDetail', page: () => import('../pages/stock/operationList/detail/index.tsx') },
         ],
       },
     ],

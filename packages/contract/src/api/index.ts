@@ -36,13 +36,19 @@ import * as autorule from './autorule.ts';
 import * as webhook from './webhook.ts';
 import * as sms from './sms.ts';
 import * as custoperation from './custoperation.ts';
+import * as simtraffic from './simtraffic.ts';
+import * as stock from './stock.ts';
+import * as dsim from './dsim.ts';
+import * as euicc from './euicc.ts';
+import * as channelcard from './channelcard.ts';
+import * as resell from './resell.ts';
 import type { Endpoint } from './endpoint.ts';
 
 export * from './endpoint.ts';
-export { auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, diagnose, carddata, carddetail, cardactions, batch, cardcat, usage, pool, search, home, capital, withdraw, credit, recharge, bill, report, simreport, withholding, billautomate, channelbill, operatebill, datapush, autorule, webhook, sms, custoperation };
+export { auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, diagnose, carddata, carddetail, cardactions, batch, cardcat, usage, pool, search, home, capital, withdraw, credit, recharge, bill, report, simreport, withholding, billautomate, channelbill, operatebill, datapush, autorule, webhook, sms, custoperation, euicc, dsim, stock, simtraffic, channelcard, resell };
 
 const isEndpoint = (v: unknown): v is Endpoint =>
   typeof v === 'object' && v !== null && 'name' in v && 'method' in v && 'response' in v && 'kind' in v;
 
 /** Every endpoint of the product, in one list: the server binds them, the OpenAPI document lists them. */
-export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, diagnose, carddata, carddetail, cardactions, batch, cardcat, usage, pool, search, home, capital, withdraw, credit, recharge, bill, report, simreport, withholding, billautomate, channelbill, operatebill, datapush, autorule, webhook, sms, custoperation].flatMap((m) => Object.values(m).filter(isEndpoint));
+export const endpoints: Endpoint[] = [auth, account, system, role, notice, apiservice, network, commserv, plan, opconfig, netconfig, retail, diagnose, carddata, carddetail, cardactions, batch, cardcat, usage, pool, search, home, capital, withdraw, credit, recharge, bill, report, simreport, withholding, billautomate, channelbill, operatebill, datapush, autorule, webhook, sms, custoperation, euicc, dsim, stock, simtraffic, channelcard, resell].flatMap((m) => Object.values(m).filter(isEndpoint));

@@ -66,6 +66,8 @@ export const CardUsage = Type.Object({
   useUpAction: Nullable(Type.Integer()),
   /** when this cycle's quota ran out and the action after use-up was applied */
   exhaustedAt: Nullable(Type.String()),
+  /** how far the operator's usage has been fetched (the usage feed's watermark): usage after it is not in yet; null before the first feed */
+  fedUntil: Nullable(Type.String()),
   /** the days of the series (default: the cycle's days up to today) */
   from: Type.String(),
   to: Type.String(),

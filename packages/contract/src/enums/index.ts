@@ -16,3 +16,7 @@ export * from './channelbill.ts';
 export * from './billautomate.ts';
 export * from './webhook-event.ts';
 export * from './autorule.ts';
+export * from './stock.ts';
+export * from './dsim.ts';
+export * from './euicc.ts';
+export * from './channelcard.ts';

@@ -141,6 +141,8 @@ describe.each(backends)('automation rules on %s', (backend) => {
     await q(`insert into card_usage_daily (iccid, day, sms, apn, operator_id, cust_id, root_cust_id)
       select i, $1::date - k, case when i = $2 and k = 0 then 6 else 5 end, 'cmiot', 1, $4, $5
       from unnest($3::text[]) i, generate_series(0, 1) k`, [today, s11, [s11, s10], zx.cust_id, zx.root_cust_id]);
+    // the cards' cycle SMS count, as the feed's writer keeps it with the daily rows (usage-write.ts)
+    await q(`update cards set cycle_sms = case when iccid = $1 then 11 else 10 end where iccid = any($2)`, [s11, [s11, s10]]);
     const sms = await live({ ruleType: Type.SmsOver, threshold: 10, scopePlanId: plan });
     // cycle due in 7 days: a contract ending exactly 7 days on triggers, a second later does not
     const [c7, c8] = await cards(2);
@@ -178,6 +180,10 @@ describe.each(backends)('automation rules on %s', (backend) => {
     const all = [data, sms, due, silent, pool, state, planned, imei];
     await run(all);
     await q(`update cards set imei = '860000000000002' where iccid = $1`, [im]);
+    // captured where it happened, once (the first IMEI was no change); dated in the test's clock, at the first run's instant
+    const changes = await q<{ old_imei: string; new_imei: string }>('select old_imei, new_imei from autorule_imei_changes where iccid = $1', [im]);
+    expect(changes).toEqual([{ old_imei: '860000000000001', new_imei: '860000000000002' }]);
+    await q('update autorule_imei_changes set changed_at = $2 where iccid = $1', [im, asOf]);
     // a millisecond later (the IMEI is seen changed), and again: nothing more
     await run(all, new Date(asOf.getTime() + 1));
     await run(all, new Date(asOf.getTime() + 2));
@@ -212,6 +218,10 @@ describe.each(backends)('automation rules on %s', (backend) => {
     await q(`insert into card_usage_daily (iccid, day, bytes, sms, apn, operator_id, cust_id, root_cust_id)
       values ($1, $3::date, 75 * ${MB}, 0, 'cmiot', 1, $4, $5), ($2, $3::date, 0, 5, 'cmiot', 1, $4, $5)`, [moved, texted, today, zx.cust_id, zx.root_cust_id]);
     await q(`update cards set cycle_used_bytes = 85 * ${MB} where iccid = $1`, [moved]);
+    await q(`update cards set cycle_sms = case when iccid = $1 then 13 else 8 end where iccid = any($2)`, [texted, all]);
+    // the feed's writer marks the cards it moved (usage-write.ts): these two in the window, the others before the previous check
+    await q(`update cards set usage_moved_at = case when iccid = any($1) then now() else $3::timestamptz end where iccid = any($2)`,
+      [[moved, texted], all, new Date(prev.getTime() - HOUR)]);
     await q(`update cards set last_session_at = now() - interval '24 hours 5 minutes' where iccid = $1`, [silentNew]);
     await q(`update cards set last_session_at = now() - interval '48 hours' where iccid = any($1)`, [[silentOld, revived]]);
     await q(`insert into card_history (iccid, from_state, to_state, source, at) values ($1, 65, 64, ${CardChangeSource.User}, now() - interval '5 minutes')`, [revived]);
@@ -385,6 +395,20 @@ describe.each(backends)('automation rules on %s', (backend) => {
     expect(all.data.list.map((r: { channel: number; webhook: unknown }) => [r.channel, r.webhook])).toEqual([
       [Channel.Sms, null], [Channel.Email, null],
       [Channel.Webhook, { deliveryId: Number(rows[2].channel_ref), state: WebhookDeliveryState.Dead, totalAttempts: 3, lastHttpStatus: 503 }]]);
+
+    // a notification that cannot go says why in the reader's language: the customer took its callback address away
+    const [c2] = await cards(1, zx, { plan: own });
+    await q(`update cards set cycle_next_at = now() + interval '1 day', cycle_from = current_date - 1, cycle_to = current_date + 20, cycle_quota_bytes = 10, cycle_used_bytes = 10 where iccid = $1`, [c2]);
+    await q('delete from api_configs where cust_id = $1', [zx.cust_id]);
+    const hookOnly = await live({ ruleType: Type.DataUsage, threshold: 100, scopeCustId: zx.cust_id, channels: [Channel.Webhook], scopePlanId: own });
+    await runRules(engine, [hookOnly], new Date());
+    await q(`update autorule_deliveries set next_at = now() + interval '1 day' where rule_id <> $1`, [hookOnly]);
+    await dispatchDeliveries(t.deps.db, notifiersFor(t.deps.db));
+    const [a2] = await q<{ alarm_id: number }>('select alarm_id from autorule_alarm_cards where rule_id = $1 and iccid = $2', [hookOnly, c2]);
+    for (const [lang, text] of [['en', 'the customer has no callback address'], ['zh', '客户没有设置回调地址']] as const) {
+      const r = await t.call(`${A}getActionRecords`, { alarmId: Number(a2.alarm_id), iccid: c2 }, { token: admin, lang });
+      expect(r.body.data.list).toMatchObject([{ iccid: c2, channel: Channel.Webhook, state: DState.Failed, lastError: text }]);
+    }
   });
 
   it('keeps every endpoint to its tenant: a customer rule sees only its cards', async () => {

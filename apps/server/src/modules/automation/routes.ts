@@ -45,7 +45,7 @@ export function autoRuleRoutes(app: FastifyInstance, deps: AppDeps) {
   bind(app, deps, api.getAlarmListPage, (b, c) => alarms.list(b, ctxOf(c).actor));
   bind(app, deps, api.getAlarmDetail, (b, c) => alarms.detail(b.alarmId, ctxOf(c).actor));
   bind(app, deps, api.getAlarmCardPage, (b, c) => alarms.cards(b, ctxOf(c).actor, c.lang));
-  bind(app, deps, api.getActionRecords, (b, c) => alarms.deliveries(b, ctxOf(c).actor));
+  bind(app, deps, api.getActionRecords, (b, c) => alarms.deliveries(b, ctxOf(c).actor, c.lang));
 
   const log = (msg: string) => (r: unknown) => {
     if (r) app.log.info({ run: r }, msg);

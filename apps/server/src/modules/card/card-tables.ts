@@ -57,6 +57,10 @@ export const cards = pgTable('cards', {
   cycleNextAt: ts('cycle_next_at'),
   cycleUsedBytes: bigint('cycle_used_bytes', { mode: 'number' }).notNull().default(0),
   cycleQuotaBytes: bigint('cycle_quota_bytes', { mode: 'number' }),
+  /** SMS in the current cycle (migration 0050), kept like cycleUsedBytes */
+  cycleSms: integer('cycle_sms').notNull().default(0),
+  /** when the usage feed last moved cycleUsedBytes or cycleSms (migration 0059): the feed check's touched cards */
+  usageMovedAt: ts('usage_moved_at'),
   cycleUsedPct: real('cycle_used_pct').generatedAlwaysAs(
     sql`case when cycle_quota_bytes > 0 then (cycle_used_bytes::float8 * 100 / cycle_quota_bytes)::real end`,
   ),

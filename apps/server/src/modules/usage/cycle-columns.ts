@@ -1,5 +1,6 @@
 // The cards' maintained cycle usage and quota (issue 12, migration 0019): cycle_from / cycle_to (the current cycle's
-// China days), cycle_used_bytes, cycle_quota_bytes (null: no quota), cycle_used_pct (generated) and cycle_next_at
+// China days), cycle_used_bytes, cycle_sms (migration 0050: the cycle's SMS, for the automation rules),
+// cycle_quota_bytes (null: no quota), cycle_used_pct (generated) and cycle_next_at
 // (when they must be worked out again). The card list shows and sorts by them; near / over quota reads them.
 //
 // Who keeps them right (docs/cards.md "Cycle usage"):
@@ -66,7 +67,7 @@ export interface CycleMismatch {
  */
 export async function cycleMismatches(db: Db, at: Date, iccids: string[] | null = null, limit = 100): Promise<CycleMismatch[]> {
   const out: CycleMismatch[] = [];
-  const cols = sql`iccid, cycle_from::text as cycle_from, cycle_to::text as cycle_to, cycle_next_at, cycle_used_bytes::text as used, cycle_quota_bytes::text as quota`;
+  const cols = sql`iccid, cycle_from::text as cycle_from, cycle_to::text as cycle_to, cycle_next_at, cycle_used_bytes::text as used, cycle_sms::text as sms, cycle_quota_bytes::text as quota`;
   const scope = iccids ? sql`where iccid = any(${sql.param(iccids)}::text[])` : sql``;
   type Row = Record<string, unknown> & { iccid: string };
   const ROLLBACK = new Error('rollback');
@@ -77,7 +78,7 @@ export async function cycleMismatches(db: Db, at: Date, iccids: string[] | null 
     const byIccid = new Map(computed.map((r) => [r.iccid, r]));
     for (const k of kept) {
       const c = byIccid.get(k.iccid)!;
-      for (const f of ['cycle_from', 'cycle_to', 'cycle_next_at', 'used', 'quota']) {
+      for (const f of ['cycle_from', 'cycle_to', 'cycle_next_at', 'used', 'sms', 'quota']) {
         const a = k[f] instanceof Date ? (k[f] as Date).toISOString() : k[f] == null ? null : String(k[f]);
         const b = c[f] instanceof Date ? (c[f] as Date).toISOString() : c[f] == null ? null : String(c[f]);
         if (a !== b && out.length < limit) out.push({ iccid: k.iccid, field: f, kept: a, computed: b });

@@ -7,6 +7,7 @@ import { bindExport, sizeColumns, type ExportColumn } from '../../platform/expor
 import { UsageService } from './usage-service.ts';
 import { runUsageFeed } from './usage-feed.ts';
 import { AUTORULE_FEED_QUEUE } from '../automation/routes.ts';
+import { DSIM_STRATEGY_QUEUE } from '../dsim/routes.ts';
 import { dropExpiredSessionPartitions, ensureUsagePartitions } from './usage-partitions.ts';
 import { checkAllPools } from '../pool/pool-usage.ts';
 
@@ -88,6 +89,9 @@ export async function usageModule(app: FastifyInstance, deps: AppDeps): Promise<
       // and the automation rules' threshold check (docs/automation.md): an alert within minutes of the crossing
       await deps.jobs.send(AUTORULE_FEED_QUEUE, {}, { singletonKey: 'autorule-feed-check', singletonSeconds: 30 })
         .catch((err: unknown) => app.log.warn({ err }, 'rule check after the usage feed not kicked; its minute schedule takes it'));
+      // and the super SIM strategies (docs/super-sim.md): switches by rule on the new window's sessions
+      await deps.jobs.send(DSIM_STRATEGY_QUEUE, {}, { singletonKey: 'dsim-strategy', singletonSeconds: 30 })
+        .catch((err: unknown) => app.log.warn({ err }, 'super SIM strategies after the usage feed not kicked; their minute schedule takes them'));
     }
   }, { retryLimit: 0, expireInSeconds: 10 * 60 });
   deps.jobs.schedule(USAGE_FEED_QUEUE, minutes > 0 ? '* * * * *' : null);

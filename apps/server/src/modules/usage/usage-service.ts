@@ -9,7 +9,7 @@ import { canSeeTenant, isChannel, isStaff, tenantFilter, type Actor } from '../.
 import { iso, pageOf } from '../../platform/paging.ts';
 import { customers } from '../account/tables.ts';
 import { cards } from '../card/card-tables.ts';
-import { cardQuotaExhaustions, cardSessions, cardUsageDaily, cardUsageDailyCust } from './usage-tables.ts';
+import { cardQuotaExhaustions, cardSessions, cardUsageDaily, cardUsageDailyCust, usageFeeds } from './usage-tables.ts';
 import { usageOperators, usagePlans } from './usage-plans.ts';
 import { cycleDays, cycleOf, cycleUsage, quotasOf } from './usage-quota.ts';
 import { SESSION_RETENTION_MONTHS } from './usage-partitions.ts';
@@ -60,7 +60,7 @@ export class UsageService {
     if (to < from) throw new AppError(ErrorCode.UsageRangeReversed, undefined, 200, { field: 'to' });
     if (daysBetween(from, to) + 1 > api.CARD_USAGE_MAX_DAYS) throw new AppError(ErrorCode.UsageRangeTooLong, { max: api.CARD_USAGE_MAX_DAYS }, 200, { field: 'from' });
 
-    const [rows, quotas, used, exhausted] = await Promise.all([
+    const [rows, quotas, used, exhausted, feed] = await Promise.all([
       this.db.select().from(cardUsageDaily)
         .where(and(eq(cardUsageDaily.iccid, card.iccid), gte(cardUsageDaily.day, from), lte(cardUsageDaily.day, to),
           tenantFilter(actor, { custId: cardUsageDaily.custId, rootCustId: cardUsageDaily.rootCustId })))
@@ -70,6 +70,7 @@ export class UsageService {
       cycleUsage(this.db, [{ iccid: card.iccid, ...cd }]),
       this.db.select({ at: cardQuotaExhaustions.exhaustedAt }).from(cardQuotaExhaustions)
         .where(and(eq(cardQuotaExhaustions.iccid, card.iccid), eq(cardQuotaExhaustions.cycleStart, cycle.start))),
+      this.db.select({ at: usageFeeds.watermark }).from(usageFeeds).where(eq(usageFeeds.operatorId, card.operatorId)),
     ]);
     const byDay = new Map(rows.map((r) => [r.day, r]));
     const days = dayList(from, to).map((day) => {
@@ -88,7 +89,7 @@ export class UsageService {
     return {
       iccid: card.iccid, cycleStart: cycle.start.toISOString(), cycleEnd: cycle.end.toISOString(), cycleKind: cycle.contract ? 'contract' as const : 'billing' as const,
       planName: plan?.name ?? null, quotaBytes: quota, usedBytes, remainingBytes: quota === null ? null : Math.max(0, quota - usedBytes),
-      useUpAction: plan?.useUpAction ?? null, exhaustedAt: iso(exhausted[0]?.at), from, to, days, total,
+      useUpAction: plan?.useUpAction ?? null, exhaustedAt: iso(exhausted[0]?.at), fedUntil: iso(feed[0]?.at), from, to, days, total,
     };
   }
 

@@ -62,7 +62,7 @@ export async function closeUnreportedSessions(ex: Executor, iccids: string[], st
  * Upserts the daily counters and moves the per-customer rollup by the difference, in one statement: the `old`
  * CTE reads the rows as they were before the insert (one snapshot for the whole statement). A day's row takes
  * the card's current tenant and link; if those changed, the old row's numbers leave the old rollup key. The cards'
- * maintained cycle usage moves by the same differences, for the days in each card's current cycle (cycle-columns.ts).
+ * maintained cycle usage and SMS count move by the same differences, for the days in each card's current cycle (cycle-columns.ts).
  */
 export async function writeDaily(ex: Executor, daily: DailyUsageRecord[], tenants: Map<string, CardTenant>): Promise<number> {
   const list = daily.filter((d) => tenants.has(d.iccid));
@@ -94,16 +94,20 @@ export async function writeDaily(ex: Executor, daily: DailyUsageRecord[], tenant
       returning d.iccid, d.day, d.cust_id, d.root_cust_id, d.operator_id, d.apn, d.bytes, d.sms, d.voice_seconds, d.sessions
     ),
     diff as (
-      select n.iccid, array_agg(n.day) as days, array_agg(n.bytes - coalesce(o.bytes, 0)) as bytes
+      select n.iccid, array_agg(n.day) as days, array_agg(n.bytes - coalesce(o.bytes, 0)) as bytes, array_agg(n.sms - coalesce(o.sms, 0)) as sms
       from new n left join old o on o.iccid = n.iccid and o.day = n.day
-      where n.bytes <> coalesce(o.bytes, 0)
+      where n.bytes <> coalesce(o.bytes, 0) or n.sms <> coalesce(o.sms, 0)
       group by n.iccid
     ),
-    -- the card's maintained cycle usage (usage/cycle-columns.ts) moves by the days of its current cycle; the cycle is
+    -- the card's maintained cycle usage and SMS count (usage/cycle-columns.ts) move by the days of its current cycle; the cycle is
     -- read from the card row itself, so a roll-over committed meanwhile is seen (the row is re-read under its lock)
     cycle_used as (
       update cards c set cycle_used_bytes = c.cycle_used_bytes
-        + (select coalesce(sum(x.bytes), 0) from unnest(f.days, f.bytes) as x (day, bytes) where x.day >= c.cycle_from and x.day <= c.cycle_to)
+          + (select coalesce(sum(x.bytes), 0) from unnest(f.days, f.bytes) as x (day, bytes) where x.day >= c.cycle_from and x.day <= c.cycle_to),
+        cycle_sms = c.cycle_sms
+          + (select coalesce(sum(x.sms), 0) from unnest(f.days, f.sms) as x (day, sms) where x.day >= c.cycle_from and x.day <= c.cycle_to)::int,
+        -- the check after the feed window reads the cards moved since the previous check by this (automation/engine/scan.ts)
+        usage_moved_at = now()
       from diff f
       where c.iccid = f.iccid and exists (select 1 from unnest(f.days) as x (day) where x.day >= c.cycle_from and x.day <= c.cycle_to)
       returning 1

@@ -39,7 +39,7 @@ const en: Messages<typeof zh> = {
   },
   usage: {
     cycle: 'This cycle', contractCycle: 'Contract cycle', billingCycle: "Operator's billing period", quota: 'Quota', used: 'Used', remaining: 'Remaining', unlimited: 'Unlimited',
-    exhausted: 'Quota used up at {{at}}', day: 'Day', bytes: 'Data', sms: 'SMS', voice: 'Voice', sessionsCount: 'Sessions',
+    exhausted: 'Quota used up at {{at}}', fedUntil: 'Usage fetched from the operator up to {{at}}', notFedYet: 'No usage fetched from the operator yet', day: 'Day', bytes: 'Data', sms: 'SMS', voice: 'Voice', sessionsCount: 'Sessions',
     sessions: 'Recent sessions (at most 100 within 3 days)', startedAt: 'Started', endedAt: 'Ended', open: 'Open', duration: 'Duration', apn: 'APN', rat: 'Network',
     cell: 'Cell', up: 'Up', down: 'Down', noSessions: 'No data session in the last 3 days.', noUsage: 'No usage in this cycle yet.',
     unavailable: 'Usage data is not available.',
@@ -76,6 +76,11 @@ const en: Messages<typeof zh> = {
       activate: 'Activate', deactivate: 'Deactivate', startTest: 'Start test period', endTest: 'End test period', toActivationReady: 'To activation ready', toInventory: 'To inventory',
       invalidate: 'Invalidate', retire: 'Retire', freeze: 'Forced shutdown', unfreeze: 'Lift forced shutdown',
     },
+  },
+  simulate: {
+    action: 'Generate usage', title: 'Generate usage on the network simulator', mb: 'Data', mbUnit: 'MB',
+    hint: "The card's simulated device uses this much data now, in a one-minute session. It arrives with the next usage feed window, like any usage, and counts toward the card's cycle usage, quota alerts, pools and automation rules. Only cards on the simulator network.",
+    confirm: 'Make card {{iccid}} use {{mb}} MB now?', required: 'Please enter the data to use',
   },
   renew: { title: 'Renew cycles', periods: 'Periods', hint: "Each period extends the contract by the plan's duration ({{months}} months); not possible while a plan or price change is pending.", confirm: 'Renew the card for {{n}} period(s)?' },
   changePlan: {

@@ -36,5 +36,9 @@ import sms from './sms.ts';
 import datapush from './datapush.ts';
 import autorule from './autorule.ts';
 import custoperation from './custoperation.ts';
+import stock from './stock.ts';
+import dsim from './dsim.ts';
+import channelcard from './channelcard.ts';
+import euicc from './euicc.ts';
 
-export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding, sms, datapush, autorule, custoperation };
+export default { common, menu, shell, request, auth, home, system, notice, download, operator, commserv, plan, opconfig, netconfig, retail, carddata, carddetail, diagnose, batch, cardcat, usage, pool, search, money, credit, withdraw, recharge, bill, report, simreport, billautomate, operatebill, channelbill, withholding, sms, datapush, autorule, custoperation, dsim, stock, euicc, channelcard };

@@ -37,7 +37,7 @@ export default {
   },
   usage: {
     cycle: '本周期', contractCycle: '合约周期', billingCycle: '运营商账期', quota: '额度', used: '已用', remaining: '剩余', unlimited: '不限',
-    exhausted: '额度已于 {{at}} 用尽', day: '日期', bytes: '流量', sms: '短信', voice: '语音时长', sessionsCount: '会话数',
+    exhausted: '额度已于 {{at}} 用尽', fedUntil: '用量已从运营商采集至 {{at}}', notFedYet: '尚未从运营商采集到用量', day: '日期', bytes: '流量', sms: '短信', voice: '语音时长', sessionsCount: '会话数',
     sessions: '最近会话（3 天内最多 100 条）', startedAt: '开始', endedAt: '结束', open: '进行中', duration: '时长', apn: 'APN', rat: '网络',
     cell: '小区', up: '上行', down: '下行', noSessions: '最近 3 天没有数据会话。', noUsage: '本周期还没有用量。',
     unavailable: '用量数据暂不可用。',
@@ -74,6 +74,11 @@ export default {
       activate: '激活', deactivate: '停机', startTest: '开始测试期', endTest: '结束测试期', toActivationReady: '转为待激活', toInventory: '转为库存期',
       invalidate: '失效', retire: '销户', freeze: '强制停机', unfreeze: '解除强制停机',
     },
+  },
+  simulate: {
+    action: '生成流量', title: '在网络模拟器上生成流量', mb: '流量', mbUnit: 'MB',
+    hint: '卡的模拟终端立即在一个 1 分钟的会话中使用这些流量。流量随下一个用量采集窗口到达，与其他用量一样计入本周期用量、配额提醒、流量池和自动化规则。仅限模拟器网络上的卡。',
+    confirm: '让卡 {{iccid}} 立即使用 {{mb}} MB 流量？', required: '请输入要使用的流量',
   },
   renew: { title: '续订周期', periods: '续订期数', hint: '每期按套餐时长（{{months}} 个月）延长合约；变更套餐或调价待生效时不能续订。', confirm: '确认为卡续订 {{n}} 期？' },
   changePlan: {

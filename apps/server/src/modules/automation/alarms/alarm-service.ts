@@ -67,7 +67,7 @@ export class AlarmService {
     };
   }
 
-  async deliveries(q: BodyOf<typeof api.getActionRecords>, actor: Actor) {
+  async deliveries(q: BodyOf<typeof api.getActionRecords>, actor: Actor, lang: Lang = 'en') {
     await this.detail(q.alarmId, actor);
     const p = pageOf(q);
     const where: SQL[] = [sql`d.alarm_id = ${q.alarmId}`];
@@ -86,7 +86,7 @@ export class AlarmService {
     return {
       list: list.map((d) => ({
         deliveryId: Number(d.delivery_id), alarmId: Number(d.alarm_id), iccid: String(d.iccid), channel: Number(d.channel), state: Number(d.state),
-        attempts: Number(d.attempts), lastError: (d.last_error as string | null) ?? null, createdAt: iso(d.created_at)!, sentAt: iso(d.sent_at),
+        attempts: Number(d.attempts), lastError: ((lang === 'zh' ? d.last_error_zh ?? d.last_error : d.last_error) as string | null) ?? null, createdAt: iso(d.created_at)!, sentAt: iso(d.sent_at),
         webhook: d.w_id == null ? null : {
           deliveryId: Number(d.w_id), state: Number(d.w_state), totalAttempts: Number(d.w_attempts), lastHttpStatus: d.w_http == null ? null : Number(d.w_http),
         },

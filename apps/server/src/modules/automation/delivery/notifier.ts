@@ -30,7 +30,8 @@ export interface AlarmNotice {
   emails: string[];
 }
 
-export type NoticeResult = { ok: true; ref: string | null } | { ok: false; error: string; retry: boolean };
+/** A failed send says why in both languages (the execution detail shows it in the reader's). */
+export type NoticeResult = { ok: true; ref: string | null } | { ok: false; error: { zh: string; en: string }; retry: boolean };
 
 /**
  * A delivery channel. With `inTransaction`, `send` runs inside the dispatcher's transaction `tx` (an outbox channel
@@ -62,7 +63,7 @@ const webhookNotifier: Notifier = {
   channel: AutoRuleChannel.Webhook,
   inTransaction: true,
   async send(tx, n) {
-    if (n.custId == null) return { ok: false, error: 'the card belongs to no customer: no callback address', retry: false };
+    if (n.custId == null) return { ok: false, error: { zh: '该卡不属于任何客户，没有回调地址', en: 'the card belongs to no customer: no callback address' }, retry: false };
     const [ev] = await enqueueEvents(tx, [{
       custId: n.custId, type: WebhookEventType.AutomationAlarm, at: n.triggeredAt,
       payload: {
@@ -70,7 +71,7 @@ const webhookNotifier: Notifier = {
         custId: n.custId, metric: metricOf(n), message: { zh: noticeText(n, 'zh'), en: noticeText(n, 'en') }, triggeredAt: n.triggeredAt.toISOString(),
       },
     }]);
-    if (!ev) return { ok: false, error: 'the customer has no callback address', retry: false };
+    if (!ev) return { ok: false, error: { zh: '客户没有设置回调地址', en: 'the customer has no callback address' }, retry: false };
     return { ok: true, ref: String(ev.deliveryId) };
   },
 };
@@ -82,12 +83,13 @@ function emailNotifier(db: Db): Notifier | null {
     channel: AutoRuleChannel.Email,
     inTransaction: false,
     async send(_db, n) {
-      if (n.emails.length === 0) return { ok: false, error: 'the rule has no e-mail address', retry: false };
+      if (n.emails.length === 0) return { ok: false, error: { zh: '规则没有设置邮件地址', en: 'the rule has no e-mail address' }, retry: false };
       const d = await mailer.sendMail({
         to: n.emails, subject: `${noticeText(n, 'zh')} / ${noticeText(n, 'en')}`.slice(0, 300),
         text: `${noticeText(n, 'zh')}\n\n${noticeText(n, 'en')}\n`, source: `autorule:${n.ruleId}:${n.alarmId}`, custId: n.custId,
       });
-      return d.error ? { ok: false, error: d.error, retry: true } : { ok: true, ref: String(d.deliveryId) };
+      // the mail server's own words stay as it said them
+      return d.error ? { ok: false, error: { zh: `邮件发送失败：${d.error}`, en: `sending failed: ${d.error}` }, retry: true } : { ok: true, ref: String(d.deliveryId) };
     },
   };
 }
@@ -96,7 +98,7 @@ const smsNotifier: Notifier = {
   channel: AutoRuleChannel.Sms,
   inTransaction: true,
   async send(tx, n) {
-    if (n.phones.length === 0) return { ok: false, error: 'the rule has no phone number', retry: false };
+    if (n.phones.length === 0) return { ok: false, error: { zh: '规则没有设置手机号码', en: 'the rule has no phone number' }, retry: false };
     // the delivery names the messages: a retry after a crash sends nothing twice
     let results: Awaited<ReturnType<typeof sendSmsToPhones>>;
     try {
@@ -105,11 +107,12 @@ const smsNotifier: Notifier = {
       });
     } catch (e) {
       // a number the system channel does not take (it sends to mainland mobiles only): no retry makes it go
-      if (e instanceof AppError) return { ok: false, error: e.message_('en'), retry: false };
+      if (e instanceof AppError) return { ok: false, error: { zh: e.message_('zh'), en: e.message_('en') }, retry: false };
       throw e;
     }
     const failed = results.filter((r) => r.error);
-    if (failed.length) return { ok: false, error: failed.map((r) => `${r.to}: ${r.error!.en}`).join('; ').slice(0, 500), retry: true };
+    const each = (lang: 'zh' | 'en') => failed.map((r) => `${r.to}: ${r.error![lang]}`).join('; ').slice(0, 500);
+    if (failed.length) return { ok: false, error: { zh: each('zh'), en: each('en') }, retry: true };
     return { ok: true, ref: results.map((r) => r.smsId).join(',') };
   },
 };
@@ -130,12 +133,12 @@ const CLAIM_MINUTES = 10;
 async function recordResult(ex: Executor, deliveryId: number, attempts: number, res: NoticeResult): Promise<'sent' | 'failed'> {
   if (res.ok) {
     await ex.execute(sql`update autorule_deliveries set state = ${AutoRuleDeliveryState.Sent}, attempts = ${attempts}, sent_at = now(),
-      channel_ref = ${res.ref}, last_error = null where delivery_id = ${deliveryId}`);
+      channel_ref = ${res.ref}, last_error = null, last_error_zh = null where delivery_id = ${deliveryId}`);
     return 'sent';
   }
   const giveUp = !res.retry || attempts >= DELIVERY_MAX_ATTEMPTS;
   await ex.execute(sql`update autorule_deliveries set state = ${giveUp ? AutoRuleDeliveryState.Failed : AutoRuleDeliveryState.Pending},
-    attempts = ${attempts}, last_error = ${res.error.slice(0, 500)},
+    attempts = ${attempts}, last_error = ${res.error.en.slice(0, 500)}, last_error_zh = ${res.error.zh.slice(0, 500)},
     next_at = now() + make_interval(mins => ${2 ** (attempts - 1)}::int) where delivery_id = ${deliveryId}`);
   return 'failed';
 }

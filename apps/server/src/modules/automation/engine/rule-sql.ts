@@ -74,11 +74,6 @@ export interface ChunkArgs {
    * usage row written, or a card history row (state, plan), after `changedSince` less the overlap (scan.ts)
    */
   touched: string[] | null;
-  /**
-   * the earliest cycle start of the chunk's cards (scan.ts), as a constant: the SMS sums read the daily rows from
-   * it, and a planner that knows the bound reads them by card rather than by day
-   */
-  cycleFloor: string | null;
   excluded: number[];
 }
 
@@ -155,23 +150,12 @@ export function triggerSql(rule: EngineRule, a: ChunkArgs): SQL {
         from cards c join card_history h on h.iccid = c.iccid
         where ${base} and h.iccid > ${a.lo} and h.iccid <= ${a.hi} and h.at > ${since} and h.at <= ${asOf} and ${what}`;
     }
-    case AutoRuleType.SmsOver: {
-      // a feed check sums only the cards whose usage moved since the previous check
-      return sql`with cs as materialized (
-          select c.iccid, c.cust_id, c.root_cust_id, c.cycle_from, least(c.cycle_to, ${a.asOfDay}::date) as upto
-          from cards c where ${base} ${touched ? sql`and c.iccid = any(${touched})` : sql``} and c.cycle_from is not null and c.cycle_from <= ${a.asOfDay}::date
-            -- a card recorded in this cycle already needs no sum
-            and not exists (select 1 from autorule_alarm_cards k where k.rule_id = ${rule.ruleId} and k.iccid = c.iccid and k.period_key = 'cycle:' || c.cycle_from::text)
-        ),
-        u as (
-          select d.iccid, sum(d.sms)::bigint as n from card_usage_daily d join cs on cs.iccid = d.iccid and d.day >= cs.cycle_from and d.day <= cs.upto
-          where d.iccid > ${a.lo} and d.iccid <= ${a.hi} and d.day <= ${a.asOfDay}::date
-            and d.day >= ${a.cycleFloor == null ? sql`(select min(cycle_from) from cs)` : sql`${a.cycleFloor}::date`}
-          group by d.iccid
-        )
-        select cs.iccid, cs.cust_id, cs.root_cust_id, 'cycle:' || cs.cycle_from::text as period_key, u.n::text as value, ${asOf} as event_at
-        from cs join u on u.iccid = cs.iccid where u.n > ${n}`;
-    }
+    case AutoRuleType.SmsOver:
+      // the card's maintained cycle SMS count (migration 0050; the feed moves it with each daily row); a feed check
+      // looks only at the cards whose usage moved since the previous check
+      return sql`select c.iccid, c.cust_id, c.root_cust_id, 'cycle:' || c.cycle_from::text as period_key, c.cycle_sms::text as value, ${asOf} as event_at
+        from cards c where ${base} ${touched ? sql`and c.iccid = any(${touched})` : sql``} and c.cycle_from is not null and c.cycle_from <= ${a.asOfDay}::date
+          and c.cycle_sms > ${n}`;
     default:
       throw new Error(`unknown rule type ${rule.ruleType}`);
   }

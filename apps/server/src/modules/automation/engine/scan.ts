@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import {
-  AUTO_RULE_CHUNK_CARDS, AUTO_RULE_THRESHOLD_TYPES, AutoRuleDeliveryState, AutoRuleRunKind, AutoRuleRunState, AutoRuleType,
+  AUTO_RULE_CHUNK_CARDS, AUTO_RULE_THRESHOLD_TYPES, AutoRuleDeliveryState, AutoRuleRunKind, AutoRuleRunState,
 } from '@lynx/contract';
 import type { Db, Executor } from '../../../db/client.ts';
 import type { CardServiceDeps } from '../../card/lifecycle/card-service.ts';
@@ -82,38 +82,15 @@ async function claim(db: Db, runId: number, owner: string) {
 }
 
 /**
- * Records the IMEIs of the chunk's cards as seen now, and every change from a value seen before to another (a card's
- * first IMEI is no change). IMEI rules read the changes. One statement that reads the cards beside what was seen and
- * writes only the cards seen for the first time or changed: a run over cards whose IMEIs did not move writes nothing.
+ * A feed run's chunk: the cards that can have crossed a usage condition since the previous check — their usage moved
+ * after `since` (cards.usage_moved_at, set by the feed's writer in the statement that moves the cycle usage, whatever
+ * day the window wrote: a lagging feed's late days too) or a card history row after `since` (a state or plan change).
+ * Both through an index (migration 0059): the check reads what changed, not every card.
  */
-async function observeImeis(tx: Executor, lo: string, hi: string, asOf: Date) {
-  const at = sql`${asOf.toISOString()}::timestamptz`;
-  await tx.execute(sql`with cur as materialized (
-      select c.iccid, c.imei, s.imei as seen
-      from cards c left join autorule_imei_seen s on s.iccid = c.iccid and s.iccid > ${lo} and s.iccid <= ${hi}
-      where c.iccid > ${lo} and c.iccid <= ${hi} and c.imei is not null
-        and (s.iccid is null or (s.imei is distinct from c.imei and s.seen_at < ${at}))
-    ),
-    chg as (
-      insert into autorule_imei_changes (iccid, changed_at, old_imei, new_imei)
-      select iccid, ${at}, seen, imei from cur where seen is not null
-      on conflict do nothing returning 1
-    )
-    insert into autorule_imei_seen (iccid, imei, seen_at)
-    select iccid, imei, ${at} from cur
-    on conflict (iccid) do update set imei = excluded.imei, seen_at = excluded.seen_at
-      where autorule_imei_seen.imei is distinct from excluded.imei and autorule_imei_seen.seen_at < excluded.seen_at`);
-}
-
-/**
- * A feed run's chunk: the cards that can have crossed a usage condition since the previous check — a daily usage row
- * written after `since` (on the days the windows since can have written: from `usageFrom`, the day of the feeds'
- * watermark at the previous check) or a card history row after `since` (a state or plan change).
- */
-async function touchedCards(tx: Executor, lo: string, hi: string, since: Date, usageFrom: string, asOf: Date): Promise<string[]> {
+async function touchedCards(tx: Executor, lo: string, hi: string, since: Date, asOf: Date): Promise<string[]> {
   const t = sql`${since.toISOString()}::timestamptz`;
-  const list = await rows<{ iccid: string }>(tx, sql`select x.iccid from card_usage_daily x
-      where x.day >= ${usageFrom}::date and x.day <= ${dayOf(asOf)}::date and x.iccid > ${lo} and x.iccid <= ${hi} and x.updated_at > ${t}
+  const list = await rows<{ iccid: string }>(tx, sql`select c.iccid from cards c
+      where c.usage_moved_at > ${t} and c.iccid > ${lo} and c.iccid <= ${hi}
     union
     select h.iccid from card_history h where h.at > ${t} and h.at <= ${asOf.toISOString()}::timestamptz and h.iccid > ${lo} and h.iccid <= ${hi}`);
   return list.map((r) => r.iccid);
@@ -161,15 +138,8 @@ export async function continueRun(deps: EngineDeps, runId: number, opts: RunOpti
   }
   const asOf = new Date(run.as_of as string);
   const changedSince = run.changed_since == null ? null : new Date(run.changed_since as string);
-  // a feed run's changes: after the previous check less the overlap, on the days from the watermark it saw
+  // a feed run's changes: after the previous check less the overlap (a feed transaction that committed late)
   const touchedSince = changedSince && new Date(changedSince.getTime() - FEED_OVERLAP_MS);
-  let usageFrom: string | null = null;
-  if (touchedSince) {
-    const [prev] = await rows<{ feeds_from: string | null }>(deps.db, sql`select feeds_from from autorule_runs
-      where kind = ${AutoRuleRunKind.FeedWindow} and run_id < ${runId} order by run_id desc limit 1`);
-    const from = prev?.feeds_from == null ? touchedSince.getTime() : Math.min(new Date(prev.feeds_from).getTime(), touchedSince.getTime());
-    usageFrom = dayOf(new Date(from));
-  }
   const ruleIds = (run.rule_ids as number[]).map(Number);
   // a rule deleted or switched off while the run works is left alone from then on
   const alarms = new Map((await rows<{ rule_id: number; alarm_id: number }>(deps.db, sql`select rule_id, alarm_id from autorule_alarms where run_id = ${runId}`))
@@ -194,17 +164,13 @@ export async function continueRun(deps: EngineDeps, runId: number, opts: RunOpti
         await tx.execute(sql`set local jit = off`);
         const rules = (await rows(tx, sql`select * from autorules where rule_id = any(${`{${ruleIds.join(',')}}`}::int[])
           and deleted_at is null and enabled order by rule_id`)).map(engineRule);
-        if (rules.some((r) => r.ruleType === AutoRuleType.ImeiChanged)) await observeImeis(tx, cursor, hi, asOf);
-        const touched = touchedSince && usageFrom && rules.some((r) => incremental(r, { changedSince }))
-          ? await touchedCards(tx, cursor, hi, touchedSince, usageFrom, asOf) : null;
-        const cycleFloor = rules.some((r) => r.ruleType === AutoRuleType.SmsOver)
-          ? (await rows<{ d: string | null }>(tx, sql`select min(cycle_from)::text as d from cards where iccid > ${cursor} and iccid <= ${hi}`))[0]?.d ?? null
-          : null;
+        const touched = touchedSince && rules.some((r) => incremental(r, { changedSince }))
+          ? await touchedCards(tx, cursor, hi, touchedSince, asOf) : null;
         let total = 0;
         for (const rule of rules) {
           const alarmId = alarms.get(rule.ruleId);
           if (alarmId === undefined) continue;
-          total += await evaluateRule(deps, tx, rule, alarmId, { lo: cursor, hi, asOf, asOfDay: dayOf(asOf), changedSince, touched, cycleFloor, excluded });
+          total += await evaluateRule(deps, tx, rule, alarmId, { lo: cursor, hi, asOf, asOfDay: dayOf(asOf), changedSince, touched, excluded });
         }
         if (total) await tx.execute(sql`update autorule_runs set cards_triggered = cards_triggered + ${total} where run_id = ${runId}`);
       });

@@ -18,7 +18,7 @@ import { transition, type CardSnapshot } from '../lifecycle/engine.ts';
 type Query = BodyOf<typeof api.getQrCodeCards>;
 
 /** The engine's answer for a QR download from a card in `state` (the rule depends on the state alone). */
-function qrRefusal(state: number): ErrorCode | null {
+export function qrRefusal(state: number): ErrorCode | null {
   const snapshot: CardSnapshot = {
     state, operationMode: PlanOperationMode.Standard, renewalMode: PlanRenewalMode.NoRenew, plan: null, testEndsAt: null, silentEndsAt: null,
     activatedAt: null, contractStartAt: null, contractMonths: 0, cyclesUsed: 0, pendingPlanChange: null, pendingPriceChange: false,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { custoperation as api, type Bilingual } from '@lynx/contract';
 import { bind } from '../../../platform/http.ts';
-import { sizeColumns } from '../../../platform/exports.ts';
+import { usageCounterColumns, voiceMinutes } from '../../../platform/exports.ts';
 import type { AppDeps } from '../../../app.ts';
 import type { Actor, SessionContext } from '../../../platform/context.ts';
 import { BUILT_IN_ACCOUNT_LABEL } from '../../billing/operator/operator-bill-fetch.ts';
@@ -36,7 +36,7 @@ export function custOperationRoutes(app: FastifyInstance, deps: AppDeps) {
           ...x,
           accountName: x.operAccountId === 0 ? BUILT_IN_ACCOUNT_LABEL : b(x.accountName, x.accountName),
           zone: x.zoneName == null ? b('-', '-') : b(x.zoneName, x.zoneNameEn ?? x.zoneName),
-          voiceMinutes: Math.round(x.voiceSeconds / 6) / 10,
+          voiceMinutes: voiceMinutes(x.voiceSeconds),
         })),
       };
     },
@@ -47,10 +47,7 @@ export function custOperationRoutes(app: FastifyInstance, deps: AppDeps) {
       { key: 'ratePlanCode', title: b('资费计划编码', 'Rate plan code') },
       { key: 'zone', title: b('区域', 'Zone'), type: 'bilingual' },
       { key: 'cards', title: b('有用量的卡', 'Cards with usage'), type: 'number' },
-      ...sizeColumns('bytes', b('流量', 'Data')),
-      { key: 'sms', title: b('短信（条）', 'SMS'), type: 'number' },
-      { key: 'voiceMinutes', title: b('语音（分钟）', 'Voice (minutes)'), type: 'number' },
-      { key: 'sessions', title: b('会话数', 'Sessions'), type: 'number' },
+      ...usageCounterColumns(),
       { key: 'alarms', title: b('流量池告警', 'Pool alarms'), type: 'number' },
     ],
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CustomerLevel, ReportPeriod, simreport as api, type Bilingual } from '@lynx/contract';
 import { bind } from '../../../platform/http.ts';
-import { sizeColumns, type ExportColumn } from '../../../platform/exports.ts';
+import { sizeColumns, usageCounterColumns, voiceMinutes, type ExportColumn } from '../../../platform/exports.ts';
 import type { AppDeps } from '../../../app.ts';
 import type { Actor, SessionContext } from '../../../platform/context.ts';
 import { SimReportService } from './simreport-service.ts';
@@ -59,10 +59,7 @@ export function simReportRoutes(app: FastifyInstance, deps: AppDeps) {
     { key: 'custId', title: b('客户 ID', 'Customer ID'), type: 'number' },
     { key: 'custName', title: b('客户', 'Customer'), type: 'bilingual' },
     { key: 'operatorName', title: b('运营商', 'Operator'), type: 'bilingual' },
-    ...sizeColumns('bytes', b('流量', 'Data')),
-    { key: 'sms', title: b('短信（条）', 'SMS'), type: 'number' },
-    { key: 'voiceMinutes', title: b('语音（分钟）', 'Voice (minutes)'), type: 'number' },
-    { key: 'sessions', title: b('会话数', 'Sessions'), type: 'number' },
+    ...usageCounterColumns(),
     { key: 'cards', title: b('有用量的卡', 'Cards with usage'), type: 'number' },
   ];
   const usageFilters = {
@@ -77,7 +74,7 @@ export function simReportRoutes(app: FastifyInstance, deps: AppDeps) {
       title, filters: usageFilters, columns: usageColumns,
       page: async (f, actor: Actor) => {
         const r = await reports.usage(type, f as Parameters<SimReportService['usage']>[1], actor);
-        return { ...r, list: r.list.map((x) => ({ ...named(x), voiceMinutes: Math.round(x.voiceSeconds / 6) / 10 })) };
+        return { ...r, list: r.list.map((x) => ({ ...named(x), voiceMinutes: voiceMinutes(x.voiceSeconds) })) };
       },
     });
   }

@@ -3,11 +3,11 @@ import { LiveText } from '../../../../request/LiveText.tsx';
 import { App, Button, Form, Input, InputNumber, Popconfirm, Select, Space, Typography } from 'antd';
 import type { FormInstance } from 'antd';
 import {
-  BranchesOutlined, EditOutlined, GiftOutlined, MedicineBoxOutlined, MessageOutlined, PoweroffOutlined, ReloadOutlined, StopOutlined, SyncOutlined,
+  BranchesOutlined, CloudDownloadOutlined, EditOutlined, GiftOutlined, MedicineBoxOutlined, MessageOutlined, PoweroffOutlined, ReloadOutlined, StopOutlined, SyncOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { CardState, carddata, carddetail, cardcat, diagnose, NetworkType, formatMoney, type ResponseOf } from '@lynx/contract';
+import { CardState, carddata, carddetail, cardcat, diagnose, NetworkType, formatMoney, simtraffic, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { usePerm } from '../../../../components/PermButton.tsx';
 import { QrDownloadButton } from '../QrDownload.tsx';
@@ -53,6 +53,7 @@ export function CardActions({ d }: { d: Basic }) {
     reset: useActionView('networkReset', of('networkReset')),
     qr: useActionView('downloadQr', of('downloadQr')),
     diagnose: useActionView('diagnose', of('diagnose')),
+    simulate: useSimulateView(iccid),
   };
   const planOptions = useCardQuery(carddetail.getChangePlanOptions, iccid, views.changePlan.shown && views.changePlan.enabled);
   const packOptions = useCardQuery(carddetail.getEventPackOptions, iccid, views.orderPack.shown && views.orderPack.enabled);
@@ -159,6 +160,17 @@ export function CardActions({ d }: { d: Basic }) {
       )}
 
       <DiagnoseButton iccid={iccid} view={views.diagnose} />
+
+      <ActionModal<{ dataMb: number }> view={views.simulate} testId="simulateUsage" label={t('carddetail.simulate.action')} icon={<CloudDownloadOutlined />}
+        title={t('carddetail.simulate.title')} hint={t('carddetail.simulate.hint')} okText={t('carddetail.simulate.action')}
+        confirm={(v) => t('carddetail.simulate.confirm', { iccid, mb: v.dataMb })}
+        run={(v) => call(simtraffic.generateTraffic, { iccid, dataMb: v.dataMb }, { silent: true })}>
+        {() => (
+          <Form.Item name="dataMb" label={t('carddetail.simulate.mb')} rules={[{ required: true, message: t('carddetail.simulate.required') }]}>
+            <InputNumber min={1} max={simtraffic.SIM_TRAFFIC_MAX_MB} precision={0} addonAfter={t('carddetail.simulate.mbUnit')} style={{ width: 200 }} />
+          </Form.Item>
+        )}
+      </ActionModal>
     </Space>
   );
 
@@ -167,6 +179,22 @@ export function CardActions({ d }: { d: Basic }) {
     if (kind === 'network') return NetworkType.label(Number(id), lang);
     return policy.data?.zones.find((z) => z.zoneId === Number(id))?.zoneName ?? '';
   }
+}
+
+/**
+ * Generate usage on the network simulator (staff with the access configuration's test code): shown only for a card whose
+ * operator is on the simulator; disabled with the server's reason when its device cannot use the network now.
+ */
+function useSimulateView(iccid: string): ActionView {
+  const { lang } = useLang();
+  const allowed = usePerm(simtraffic.SIM_TRAFFIC_PERM);
+  const target = useQuery({
+    queryKey: [simtraffic.getTrafficTarget.name, iccid],
+    queryFn: ({ signal }) => call(simtraffic.getTrafficTarget, { iccid }, { signal, silent: true }),
+    enabled: allowed,
+  });
+  const d = target.data;
+  return { shown: allowed && !!d?.simulator, enabled: !!d?.available, reason: d?.reason ? d.reason[lang] : null };
 }
 
 /** Network reset from the card detail (the diagnosis page's button, same endpoint and rule: at most every 3 minutes). */

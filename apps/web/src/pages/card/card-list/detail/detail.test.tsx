@@ -33,7 +33,7 @@ const cycle = {
 const day = (d: string, bytes: number) => ({ day: d, bytes, bytesUp: bytes / 4, bytesDown: (bytes * 3) / 4, sms: 1, voiceSeconds: 125, sessions: 3 });
 const cardUsage = {
   iccid: ICCID, cycleStart: '2026-10-31T16:00:00.000Z', cycleEnd: '2026-11-30T16:00:00.000Z', cycleKind: 'contract', planName: plan.name,
-  quotaBytes: 10 * GB, usedBytes: 1.5 * GB, remainingBytes: 8.5 * GB, useUpAction: 1, exhaustedAt: null, from: '2026-11-01', to: '2026-11-02',
+  quotaBytes: 10 * GB, usedBytes: 1.5 * GB, remainingBytes: 8.5 * GB, useUpAction: 1, exhaustedAt: null, fedUntil: '2026-11-02T05:00:00.000Z', from: '2026-11-01', to: '2026-11-02',
   days: [day('2026-11-01', GB), day('2026-11-02', 0.5 * GB)], total: day('2026-11-01', 1.5 * GB),
 };
 // an open session that started 2 h 43 min (and a few seconds) ago

@@ -22,6 +22,7 @@ export function UsageTab({ iccid }: { iccid: string }) {
           <>
             {/* a cycle is calendar days: its end is the first instant of the next cycle, so the last day is the one before */}
             <Typography.Text type="secondary">{formatDateRange(d.cycleStart, d.cycleEnd)}{d.planName ? ` · ${d.planName}` : ''}</Typography.Text>
+            <div><Typography.Text type="secondary" data-testid="usage-fed-until">{d.fedUntil ? U('fedUntil', { at: dt(d.fedUntil) }) : U('notFedYet')}</Typography.Text></div>
             <Row gutter={16} style={{ marginTop: 12 }}>
               <Col xs={24} md={8}><Statistic title={U('used')} value={formatSize(d.usedBytes)} /></Col>
               <Col xs={24} md={8}><Statistic title={U('quota')} value={d.quotaBytes != null ? formatSize(d.quotaBytes) : U('unlimited')} /></Col>

@@ -1,0 +1,104 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { dialog, launch, login, newPage, shot, visible } from './support.ts';
+
+/**
+ * Issue 16: Card › eUICC as the enterprise customer sees it in both languages: import eUICCs and profiles from a CSV
+ * file, assign an EID, download and enable a profile and watch its state move through the simulated SM-DP+; the
+ * activation-code screen with a profile's QR code.
+ */
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXTS = {
+  zh: { profiles: 'Profile', unbound: '未绑定', import: '导入', assign: '分配 EID', download: '下载', enable: '启用', bound: '已绑定', enabled: '已启用', makeQr: '生成二维码' },
+  en: { profiles: 'Profiles', unbound: 'Unbound', import: 'Import', assign: 'Assign EID', download: 'Download', enable: 'Enable', bound: 'Bound', enabled: 'Enabled', makeQr: 'Make QR codes' },
+} as const;
+
+const stamp = String(Date.now()).slice(-9);
+const ids = (lang: 'zh' | 'en') => {
+  const k = lang === 'zh' ? '1' : '2';
+  return {
+    eid: `890490329${k}${stamp.padStart(22, '0')}`,
+    p1: `8986098${k}${stamp.padStart(10, '0')}01`,
+    p2: `8986098${k}${stamp.padStart(10, '0')}02`,
+  };
+};
+
+async function confirmModal(page: Page) {
+  const ok = page.locator('.ant-modal-confirm:visible .ant-btn-primary').last();
+  await ok.click();
+}
+
+async function waitState(page: Page, iccid: string, state: number) {
+  await expect.poll(() => visible(page).getByTestId(`euicc-state-${iccid}`).first().getAttribute('data-state'), { timeout: 30_000, interval: 300 })
+    .toBe(String(state));
+}
+
+async function act(page: Page, iccid: string, action: number) {
+  await visible(page).getByTestId(`euicc-actions-${iccid}`).first().click();
+  await page.locator(`.ant-dropdown:visible [data-testid="euicc-action-${action}"]`).click();
+  await confirmModal(page);
+}
+
+describe('eUICC', () => {
+  for (const lang of ['zh', 'en'] as const) {
+    it(`imports, assigns an EID, downloads and enables a profile (${lang})`, async () => {
+      const T = TEXTS[lang];
+      const { eid, p1, p2 } = ids(lang);
+      const page = await newPage(browser, lang);
+      await login(page, 'enterprise');
+      await page.goto('/card/euicc/list');
+      const list = visible(page);
+      await list.getByTestId('euicc-import').click();
+      const csv = `eid,iccid,operator,smdpAddress\n${eid},,,\n,${p1},1,\n,${p2},2,\n`;
+      await dialog(page).locator('input[type=file]').setInputFiles({ name: 'euicc.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      await dialog(page).getByTestId('euicc-import-count').waitFor();
+      await dialog(page).getByTestId('euicc-import-ok').click();
+      await dialog(page).waitFor({ state: 'hidden' }).catch(() => {});
+
+      await list.getByTestId('euicc-assign').click();
+      await dialog(page).getByTestId('euicc-assign-iccid').fill(p1);
+      await dialog(page).getByTestId('euicc-assign-eid').fill(eid);
+      await dialog(page).getByTestId('euicc-assign-ok').click();
+
+      // the eUICC by its EID, with the profile bound
+      await list.locator('input#eid').first().fill(eid);
+      await list.getByRole('button', { name: lang === 'zh' ? /查\s*询/ : 'Search' }).first().click();
+      await list.getByTestId(`euicc-profile-${p1}`).waitFor();
+      expect(await list.getByTestId(`euicc-state-${p1}`).innerText()).toContain(T.bound);
+
+      await act(page, p1, 4);
+      await waitState(page, p1, 5);
+      await act(page, p1, 7);
+      await waitState(page, p1, 8);
+      expect(await list.getByTestId(`euicc-state-${p1}`).innerText()).toContain(T.enabled);
+      await shot(page, `euicc-list-${lang}`);
+      // every profile, the unbound ones too: the imported p2 waits there for an EID
+      await list.getByRole('tab', { name: T.profiles }).click();
+      await list.locator('tr.ant-table-row', { hasText: p2 }).waitFor();
+      expect(await list.locator('tr.ant-table-row', { hasText: p2 }).innerText()).toContain(T.unbound);
+      await shot(page, `euicc-profiles-${lang}`);
+
+      // activation codes: the demo's bound profile gets a QR code holding its activation code
+      await page.goto('/card/euicc/activation-code');
+      const codes = visible(page);
+      await codes.locator('tr.ant-table-row').first().waitFor();
+      await shot(page, `euicc-activation-code-${lang}`);
+      await codes.locator('tr.ant-table-row .ant-checkbox-input').first().check();
+      await codes.getByTestId('euicc-make-qr').click();
+      const qr = page.getByTestId('euicc-qr-codes');
+      await qr.locator('img').first().waitFor();
+      // the dialog's opening animation ends before the screenshot
+      await expect.poll(() => page.locator('.ant-zoom-appear, .ant-zoom-enter').count(), { timeout: 5_000 }).toBe(0);
+      expect(await qr.locator('img').first().getAttribute('alt')).toMatch(/^LPA:1\$/);
+      await shot(page, `euicc-qr-${lang}`);
+      await page.context().close();
+    });
+  }
+});

@@ -1,0 +1,106 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api, apiLogin, dialog, launch, login, newPage, pick, POLL, shot, visible } from './support.ts';
+
+/**
+ * Issue 16: physical stock as operator staff use it, in both languages: receive two SIMs (a stock-in operation,
+ * validated then confirmed, run as a durable batch), match them from the stock list (they become platform stock
+ * cards), pick them for stock out, allocate their cards to a customer, and see the items out with their change list.
+ */
+let browser: Browser;
+let token = '';
+beforeAll(async () => {
+  browser = await launch();
+  token = await apiLogin('admin');
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const TEXTS = {
+  en: { ops: 'Stock operations', list: 'Stock list', done: 'Done', matched: 'Matched', outgoing: 'Outgoing', out: 'Out', operator: 'China Mobile', changes: 'Change list' },
+  zh: { ops: '库存操作', list: '库存列表', done: '已完成', matched: '已配卡', outgoing: '出库中', out: '已出库', operator: '中国移动', changes: '变更记录' },
+} as const;
+
+/** Confirms the operation of the open dialog and waits on its detail page until it is done. */
+async function runAndWait(page: Page, lang: 'zh' | 'en') {
+  const d = dialog(page);
+  await d.getByTestId('stock-op-validated').waitFor();
+  await d.getByTestId('stock-op-run').click();
+  await page.getByTestId('stock-op-run-ok').click();
+  await page.waitForURL('**/stock/operationList/detail/**');
+  const detail = visible(page);
+  await expect.poll(async () => (await detail.getByTestId('stock-op-state').innerText()).trim(), { timeout: 30_000, interval: 500 }).toBe(TEXTS[lang].done);
+  return detail;
+}
+
+describe('physical stock', () => {
+  for (const [n, lang] of (['zh', 'en'] as const).entries()) {
+    it(`receives stock, matches it and allocates it (out) (${lang})`, async () => {
+      const prefix = `898600${String(Date.now()).slice(-11)}${n}`;
+      const iccids = [`${prefix}01`, `${prefix}02`];
+      const page = await newPage(browser, lang);
+      await login(page, 'admin');
+
+      // 1. receive: a stock-in operation with the three codes
+      await page.goto('/stock/operationList/list');
+      const ops = visible(page);
+      await ops.getByText(TEXTS[lang].ops).first().waitFor();
+      await ops.getByTestId('stock-op-new').click();
+      const d = dialog(page);
+      await pick(page, d, 'operatorId', TEXTS[lang].operator);
+      await d.getByTestId('stock-op-location').fill('E2E-1');
+      await d.getByTestId('stock-op-remark').fill('e2e');
+      await d.getByTestId('stock-op-rows').fill(iccids.map((i, k) => `${i},4600012345678${k}${n},1064912345${k}${n}`).join('\n'));
+      await d.getByTestId('stock-op-validate').click();
+      await d.getByTestId('stock-op-validated').waitFor();
+      await shot(page, `stock-op-validated-${lang}`);
+      const received = await runAndWait(page, lang);
+      expect((await received.getByTestId('stock-op-succeeded').innerText()).trim()).toBe('2');
+      await received.getByTestId('stock-op-items').locator('tr.ant-table-row').nth(1).waitFor();
+      await shot(page, `stock-op-detail-${lang}`);
+
+      // 2. match from the stock list: tick the two items, Match
+      await page.goto('/stock/stocklist/list');
+      const list = visible(page);
+      await list.getByText(TEXTS[lang].list).first().waitFor();
+      await list.locator('#iccid').fill(prefix);
+      await list.getByRole('button', { name: lang === 'zh' ? /查\s*询/ : 'Search' }).click();
+      await expect.poll(() => list.locator('tr.ant-table-row').count(), POLL).toBe(2);
+      for (const i of iccids) await list.locator('tr.ant-table-row', { hasText: i }).locator('.ant-checkbox-input').check();
+      await list.getByTestId('stock-match').click();
+      await dialog(page).getByTestId('stock-op-validate').click();
+      await runAndWait(page, lang);
+      const cards = await api('core/sim/simQuery/getSimListPage', { iccid: iccids[0] }, token);
+      expect(cards.data.list[0]).toMatchObject({ iccid: iccids[0], state: 60 });
+
+      // 3. out: pick them for a customer (outgoing), then allocate their cards (out)
+      await page.goto('/stock/stocklist/list');
+      await list.locator('#iccid').fill(prefix);
+      await list.getByRole('button', { name: lang === 'zh' ? /查\s*询/ : 'Search' }).click();
+      await list.locator('tr.ant-table-row', { hasText: TEXTS[lang].matched }).nth(1).waitFor();
+      await shot(page, `stock-list-matched-${lang}`);
+      for (const i of iccids) await list.locator('tr.ant-table-row', { hasText: i }).locator('.ant-checkbox-input').check();
+      await list.getByTestId('stock-out').click();
+      await dialog(page).getByTestId('stock-op-validate').click();
+      await runAndWait(page, lang);
+      await page.goto(`/stock/stocklist/detail/${iccids[0]}`);
+      const detail = visible(page);
+      await expect.poll(async () => (await detail.getByTestId('stock-detail-out').innerText()).trim(), POLL).toBe(TEXTS[lang].outgoing);
+      const params = await api('core/sim/simAssign/params', {}, token);
+      const custId = params.data.customers.find((c: { level: number }) => c.level === 1).custId;
+      const selection = { by: 'list', iccids };
+      const num = await api('core/sim/simAssign/selectNum', { mode: 'transfer', custId, selection }, token);
+      expect(num.data.selectNum).toBe(2);
+      const assigned = await api('core/sim/simAssign/assignCard', { mode: 'transfer', custId, selection, expectedNum: 2 }, token);
+      expect(assigned.errorCode, assigned.msg).toBeNull();
+      await expect.poll(async () => (await api('core/stock/stock/getStockDetail', { iccid: iccids[1] }, token)).data.item.outState, { timeout: 30_000 }).toBe(3);
+      await page.reload();
+      await expect.poll(async () => (await visible(page).getByTestId('stock-detail-out').innerText()).trim(), POLL).toBe(TEXTS[lang].out);
+      await visible(page).getByText(TEXTS[lang].changes).waitFor();
+      await expect.poll(() => visible(page).getByTestId('stock-changes').locator('tr.ant-table-row').count(), POLL).toBe(4);
+      await shot(page, `stock-detail-${lang}`);
+      await page.context().close();
+    });
+  }
+});

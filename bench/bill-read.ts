@@ -37,9 +37,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -49,7 +47,7 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { SessionStore } from '../apps/server/src/platform/sessions.ts';
 import { billStatusSql, rowsOf } from '../apps/server/src/modules/billing/bills/bill-sql.ts';
-import { HOST, assertLoopbackDb, gitInfo, machineInfo, posInt, redact, runBench, sleep, startSeqClient, writeResults } from './common.ts';
+import { HOST, assertLoopbackDb, gitInfo, machineInfo, posInt, redact, runBench, sleep, startSeqClient, startServerChild, writeResults } from './common.ts';
 
 const TARGET_P95_MS = 50;
 const TARGET_RSS_MB = 200;
@@ -258,41 +256,13 @@ runBench(90 * 60_000, async (cleanup) => {
   // the server as production runs it, in its own process with the memory probe
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-bench-bill-read-'));
   cleanup.add(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const root = fileURLToPath(new URL('..', import.meta.url));
   const origin = `http://${HOST}:${PORT}`;
   /** Starts the server (every job on), waits until it answers; `stop` ends it (SIGTERM, SIGKILL after 15 s). */
-  const startServer = async () => {
-    const child = fork(path.join(root, 'apps/server/src/main.ts'), [], {
-      cwd: root,
-      execArgv: ['--expose-gc', ...(process.env.BILL_READ_SERVER_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx',
-        '--import', fileURLToPath(new URL('./mem-probe.ts', import.meta.url))],
-      env: { ...process.env, PORT: String(PORT), HOST, DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000', CMP_WORKERS: 'on', NODE_ENV: 'production' },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  const startServer = () =>
+    startServerChild<Mem>(cleanup, {
+      port: PORT, startSeconds: 90, memProbe: true, nodeFlags: (process.env.BILL_READ_SERVER_FLAGS ?? '').split(' ').filter(Boolean),
+      env: { DATABASE_URL: url, DATA_DIR: dataDir, CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000' },
     });
-    const stop = async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      // a server still stopping its jobs when this process exits would lose its channel mid-report: wait for it, or kill it
-      if (await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)])) return;
-      child.kill('SIGKILL');
-      await exited;
-    };
-    cleanup.add(stop);
-    const samples: Mem[] = [];
-    child.on('message', (m: { mem?: Mem }) => m.mem && samples.push(m.mem));
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
-      try {
-        if ((await fetch(`${origin}/api/health`)).ok) break;
-      } catch {
-        /* not listening yet */
-      }
-      if (i > 900) throw new Error('the server did not start within 90 s');
-      await sleep(100);
-    }
-    return { child, samples, stop };
-  };
   const pagesServer = await startServer();
 
   const tokenOf = async (login: string) => {

@@ -15,15 +15,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
 import readline from 'node:readline';
 import { ExportFormat, ExportState } from '@lynx/contract';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { SessionStore } from '../apps/server/src/platform/sessions.ts';
 import { FLEET_ICCID_LIKE } from '../apps/server/src/seed/fleet.ts';
-import { HOST, assertLoopbackDb, gitInfo, machineInfo, posInt, runBench, sleep, writeResults } from './common.ts';
+import { assertLoopbackDb, gitInfo, machineInfo, posInt, runBench, sleep, startServerChild, writeResults } from './common.ts';
 
 const TARGET_MB = 200;
 const PORT = posInt('BENCH_PORT', 8095);
@@ -43,32 +40,10 @@ runBench(60 * 60_000, async (cleanup) => {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-bench-export-'));
   cleanup.add(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = fork(path.join(root, 'apps/server/src/main.ts'), [], {
-    cwd: root,
-    execArgv: ['--expose-gc', '--import', 'tsx', '--import', fileURLToPath(new URL('./mem-probe.ts', import.meta.url))],
-    env: { ...process.env, PORT: String(PORT), HOST, DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000', CMP_WORKERS: 'on', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  const { child, origin, samples } = await startServerChild<Mem>(cleanup, {
+    port: PORT, startSeconds: 60, memProbe: true,
+    env: { DATABASE_URL: url, DATA_DIR: dataDir, CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000' },
   });
-  cleanup.add(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([once(child, 'exit'), sleep(10_000)]);
-    }
-  });
-  const samples: Mem[] = [];
-  child.on('message', (m: { mem?: Mem }) => m.mem && samples.push(m.mem));
-  const origin = `http://${HOST}:${PORT}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 600) throw new Error('the server did not start within 60 s');
-    await sleep(100);
-  }
 
   const [admin] = await database.sql.query<{ account_id: number }>(`select account_id from accounts where login_name = 'admin'`);
   const token = (await new SessionStore(database.db, 1).create(database.db, admin.account_id, '127.0.0.1')).token;

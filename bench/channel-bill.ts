@@ -24,8 +24,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { once } from 'node:events';
 import pg from 'pg';
 import { ChannelBillLineState as L, ChannelBillState, channelbill, pathOf, zonedTime } from '@lynx/contract';
@@ -35,7 +33,7 @@ import { SessionStore } from '../apps/server/src/platform/sessions.ts';
 import { seedDemo } from '../apps/server/src/seed/demo.ts';
 import { seedFleet, FLEET_ICCID_LIKE } from '../apps/server/src/seed/fleet.ts';
 import { periodByKey } from '../apps/server/src/modules/billing/rating/periods.ts';
-import { HOST, assertLoopbackDb, gitInfo, machineInfo, posInt, redact, runBench, sleep, writeResults } from './common.ts';
+import { assertLoopbackDb, gitInfo, machineInfo, posInt, redact, runBench, sleep, startServerChild, writeResults } from './common.ts';
 
 const TARGET_S = 60;
 const LINES = 1_000_000;
@@ -187,32 +185,12 @@ runBench(60 * 60_000, async (cleanup) => {
     + `expected matched ${want[L.Matched]}, differs ${want[L.Differs]}, missing on platform ${want[L.MissingOnPlatform]}, missing in channel ${want[L.MissingInChannel]}`);
 
   const dataDir = path.join(dir, 'data');
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const origin = `http://${HOST}:${PORT}`;
-  const child = fork(path.join(root, 'apps/server/src/main.ts'), [], {
-    cwd: root,
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, PORT: String(PORT), HOST, DATABASE_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000', CMP_WORKERS: 'on', NODE_ENV: 'production', CMP_SEED: 'off',
+  const { origin } = await startServerChild(cleanup, {
+    port: PORT, startSeconds: 90,
+    env: { DATABASE_URL: url, DATA_DIR: dataDir, CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000', CMP_SEED: 'off',
       // every job on, but the usage feed would add the demo cards' usage to the period while it is being reconciled
       CMP_USAGE_FEED_MINUTES: '0' },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  cleanup.add(async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    if (!(await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]))) child.kill('SIGKILL');
-  });
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 900) throw new Error('the server did not start within 90 s');
-    await sleep(100);
-  }
   const database = await openDatabase({ databaseUrl: url, dataDir: dir, memory: false });
   cleanup.add(() => database.close());
   const [a] = await database.sql.query<{ account_id: number }>(`select account_id from accounts where login_name = 'admin'`);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Options, Result } from 'autocannon';
@@ -201,6 +202,59 @@ export async function startPlatform(cleanup: Cleanup, opts: PlatformOptions = {}
     dbDescribe: database.kind === 'postgres' ? `PostgreSQL at ${redact(databaseUrl!)}` : database.describe,
     dbVersion,
   };
+}
+
+export interface ServerChild<M> {
+  child: ChildProcess;
+  /** http://127.0.0.1:port */
+  origin: string;
+  /** what the mem-probe preload reported, oldest first (with `memProbe`) */
+  samples: M[];
+  /** SIGTERM, SIGKILL after 15 s; waits for the exit (also a cleanup step) */
+  stop: () => Promise<void>;
+}
+
+/**
+ * The real server as a child process (apps/server/src/main.ts under tsx: migrations, demo data, job workers) in
+ * production mode on 127.0.0.1:`port`, warnings only, workers on, the caller's `env` over that. With `memProbe`, the
+ * mem-probe preload reports process.memoryUsage() every 100 ms into `samples` (and --expose-gc lets it collect on
+ * request). Resolves once /api/health answers; throws if the server exits or does not answer within `startSeconds`.
+ */
+export async function startServerChild<M = unknown>(
+  cleanup: Cleanup, o: { port: number; env: Record<string, string>; startSeconds: number; memProbe?: boolean; nodeFlags?: string[] },
+): Promise<ServerChild<M>> {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const flags = [...(o.nodeFlags ?? []), '--import', 'tsx'];
+  const child = fork(path.join(root, 'apps/server/src/main.ts'), [], {
+    cwd: root,
+    execArgv: o.memProbe ? ['--expose-gc', ...flags, '--import', fileURLToPath(new URL('./mem-probe.ts', import.meta.url))] : flags,
+    env: { ...process.env, PORT: String(o.port), HOST, LOG_LEVEL: 'warn', CMP_WORKERS: 'on', NODE_ENV: 'production', ...o.env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    // a server still stopping its jobs when the bench exits would lose its channel mid-report: wait for it, or kill it
+    if (await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)])) return;
+    child.kill('SIGKILL');
+    await exited;
+  };
+  cleanup.add(stop);
+  const samples: M[] = [];
+  if (o.memProbe) child.on('message', (m: { mem?: M }) => m.mem && samples.push(m.mem));
+  const origin = `http://${HOST}:${o.port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (i > o.startSeconds * 10) throw new Error(`the server did not start within ${o.startSeconds} s`);
+    await sleep(100);
+  }
+  return { child, origin, samples, stop };
 }
 
 /**

@@ -15,13 +15,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { once } from 'node:events';
 import readline from 'node:readline';
 import pg from 'pg';
 import { ExportFormat, ExportState, StockBatchState, StockOpType } from '@lynx/contract';
-import { HOST, assertLoopbackDb, baseDatabaseUrl, freshPostgres, gitInfo, machineInfo, posInt, runBench, sleep, writeResults } from './common.ts';
+import { assertLoopbackDb, baseDatabaseUrl, freshPostgres, gitInfo, machineInfo, posInt, runBench, sleep, startServerChild, writeResults } from './common.ts';
 
 const ITEMS = posInt('BENCH_STOCK', 1_000_000);
 const REQUESTS = posInt('BENCH_REQUESTS', 300);
@@ -42,35 +39,10 @@ runBench(60 * 60_000, async (cleanup) => {
   cleanup.add(db.drop);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lynx-bench-stock-'));
   cleanup.add(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = fork(path.join(root, 'apps/server/src/main.ts'), [], {
-    cwd: root,
-    execArgv: ['--expose-gc', '--import', 'tsx', '--import', fileURLToPath(new URL('./mem-probe.ts', import.meta.url))],
-    env: {
-      ...process.env, PORT: String(PORT), HOST, DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', CMP_RATE_LIMIT: '1000000',
-      CMP_RATE_LIMIT_IP: '1000000', CMP_WORKERS: 'on', NODE_ENV: 'production', CMP_DEMO_PASSWORD: 'Bench@2026pass',
-    },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  const { child, origin, samples } = await startServerChild<Mem>(cleanup, {
+    port: PORT, startSeconds: 180, memProbe: true,
+    env: { DATABASE_URL: db.url, DATA_DIR: dataDir, CMP_RATE_LIMIT: '1000000', CMP_RATE_LIMIT_IP: '1000000', CMP_DEMO_PASSWORD: 'Bench@2026pass' },
   });
-  cleanup.add(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([once(child, 'exit'), sleep(10_000)]);
-    }
-  });
-  const samples: Mem[] = [];
-  child.on('message', (m: { mem?: Mem }) => m.mem && samples.push(m.mem));
-  const origin = `http://${HOST}:${PORT}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${origin}/api/health`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (i > 1800) throw new Error('the server did not start within 180 s');
-    await sleep(100);
-  }
   const sqlc = new pg.Client({ connectionString: db.url });
   await sqlc.connect();
   cleanup.add(() => sqlc.end());

@@ -1,15 +1,16 @@
 import crypto from 'node:crypto';
-import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type SQL } from 'drizzle-orm';
-import { ErrorCode, channelcard as api, formatSize, type BodyOf, type Lang } from '@lynx/contract';
+import { ErrorCode, channelcard as api, type BodyOf, type Lang } from '@lynx/contract';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
 import { pageOf } from '../../platform/paging.ts';
-import { readMultipart, sendDownload } from '../../platform/files.ts';
-import { readSheet, type Cells } from '../../platform/spreadsheet.ts';
+import { sendDownload } from '../../platform/files.ts';
+import {
+  checkSheetRows, readImportUpload, sheetTemplateCsv, sheetTemplateXlsx, wrongRowsError, type Bilingual as B, type Cells, type SheetImportSpec,
+} from '../../platform/spreadsheet.ts';
 import { exec } from '../dsim/switching.ts';
 
 /**
@@ -20,16 +21,18 @@ import { exec } from '../dsim/switching.ts';
  */
 const { CHANNEL_CARD_IMPORT_COLUMNS: COLUMNS, CHANNEL_CARD_IMPORT_MAX_ROWS: MAX_ROWS, CHANNEL_CARD_IMPORT_MAX_BYTES: MAX_BYTES, CHANNEL_CARD_IMPORT_REQUIRED: REQUIRED } = api;
 type Key = (typeof COLUMNS)[number]['key'];
-type B = { zh: string; en: string };
 const b = (zh: string, en: string): B => ({ zh, en });
-const norm = (s: string) => s.toLowerCase().replace(/[\s/（）()_-]/g, '');
 /** at most 10 integer digits and 2 decimals (numeric(12, 2)) */
 const COST = /^\d{1,10}(\.\d{1,2})?$/;
 
 export interface ParsedChannelCard { row: number; iccid: string; channel: string; cost: string }
 export interface ChannelCardRowErr { row: number; iccid: string | null; column: Key; reason: B }
 
-export const columnTitle = (key: string, lang: Lang) => COLUMNS.find((c) => c.key === key)?.[lang] ?? key;
+const FILE: SheetImportSpec<Key> = {
+  columns: COLUMNS, required: REQUIRED, maxBytes: MAX_BYTES, maxRows: MAX_ROWS,
+  codes: { missingColumns: ErrorCode.ChannelCardImportMissingColumns, empty: ErrorCode.ChannelCardImportEmpty },
+  tooMany: (count) => new AppError(ErrorCode.ChannelCardImportTooMany, { count, max: MAX_ROWS }),
+};
 
 const REASON = {
   required: b('必填', 'is required'),
@@ -42,30 +45,11 @@ const REASON = {
   tenants: b('一个文件中的卡须属于同一个一级客户', 'the cards of one file must belong to one first-level customer'),
 };
 
-function mapHeader(header: Cells): { map: (Key | null)[]; missing: Key[] } {
-  const map = header.map((h) => (h ? (COLUMNS.find((c) => [c.zh, c.en, c.key].some((t) => norm(t) === norm(h)))?.key ?? null) : null));
-  return { map, missing: REQUIRED.filter((k) => !map.includes(k)) };
-}
-
 /** The file's rows checked on their own (formats, repeats); the database checks follow in the transaction. */
 export function checkChannelCardRows(cells: Cells[]): { rows: ParsedChannelCard[]; errors: ChannelCardRowErr[]; dataRows: number; missing: Key[] } {
-  const { map, missing } = mapHeader(cells[0] ?? []);
-  const rows: ParsedChannelCard[] = [];
-  const errors: ChannelCardRowErr[] = [];
-  if (missing.length) return { rows, errors, dataRows: 0, missing };
   const seen = new Set<string>();
-  let dataRows = 0;
-  for (let i = 1; i < cells.length; i++) {
-    const line = cells[i];
-    if (!line.some((c) => c != null && c !== '')) continue;
-    dataRows++;
-    const row = i + 1;
-    const get = (k: Key) => {
-      const idx = map.indexOf(k);
-      return idx < 0 ? '' : (line[idx] ?? '').trim();
-    };
+  return checkSheetRows(cells, COLUMNS, REQUIRED, (get, row, errors: ChannelCardRowErr[]): ParsedChannelCard => {
     const iccid = get('iccid');
-    const before = errors.length;
     const err = (column: Key, reason: B) => errors.push({ row, iccid: iccid || null, column, reason });
     if (!iccid) err('iccid', REASON.required);
     else if (!/^[0-9]{19,20}$/.test(iccid)) err('iccid', REASON.iccidFormat);
@@ -77,9 +61,8 @@ export function checkChannelCardRows(cells: Cells[]): { rows: ParsedChannelCard[
     const cost = get('cost');
     if (!cost) err('cost', REASON.required);
     else if (!COST.test(cost)) err('cost', REASON.costFormat);
-    if (errors.length === before) rows.push({ row, iccid, channel, cost });
-  }
-  return { rows, errors, dataRows, missing };
+    return { row, iccid, channel, cost };
+  });
 }
 
 const importTenant = (actor: Actor): SQL => tenantFilter(actor, { custId: sql.raw('b.cust_id'), rootCustId: sql.raw('b.root_cust_id') });
@@ -94,18 +77,7 @@ export class ChannelCardImportService {
   constructor(private db: Db) {}
 
   async import(req: FastifyRequest, ctx: SessionContext) {
-    const { file, fields } = await readMultipart(req, api.importChannelCards);
-    if (!file || file.buffer.length === 0) throw new AppError(ErrorCode.FileRequired, undefined, 400);
-    if (file.buffer.length > MAX_BYTES) throw new AppError(ErrorCode.FileTooBig, { max: formatSize(MAX_BYTES) }, 400);
-    const cells = await readSheet(file, {
-      minColumns: REQUIRED.length, maxRows: MAX_ROWS + 1000, maxColumns: COLUMNS.length + 10, maxCellChars: 200,
-      maxUnpackedBytes: 40 * 1024 * 1024, maxSharedStrings: 200_000,
-      tooManyRows: () => new AppError(ErrorCode.ChannelCardImportTooMany, { count: `> ${MAX_ROWS}`, max: MAX_ROWS }),
-    });
-    const checked = checkChannelCardRows(cells);
-    if (checked.missing.length) throw new AppError(ErrorCode.ChannelCardImportMissingColumns, { columns: checked.missing.map((k) => columnTitle(k, ctx.lang)).join(', ') });
-    if (checked.dataRows === 0) throw new AppError(ErrorCode.ChannelCardImportEmpty);
-    if (checked.dataRows > MAX_ROWS) throw new AppError(ErrorCode.ChannelCardImportTooMany, { count: checked.dataRows, max: MAX_ROWS });
+    const { file, fields, checked } = await readImportUpload(req, api.importChannelCards, FILE, ctx.lang, checkChannelCardRows);
     return this.store(checked.rows, checked.errors, {
       salesOrder: fields.salesOrder.trim(), fileName: file.filename.slice(0, 200), fileSize: file.buffer.length, remark: fields.remark?.trim() || null,
     }, ctx);
@@ -129,14 +101,7 @@ export class ChannelCardImportService {
         else if (root === undefined) root = c.root_cust_id;
         else if (c.root_cust_id !== root) err('iccid', REASON.tenants);
       }
-      if (errors.length) {
-        errors.sort((a, x) => a.row - x.row || a.column.localeCompare(x.column));
-        const lang = ctx.lang;
-        throw new AppError(ErrorCode.ChannelCardImportInvalid, { count: new Set(errors.map((e) => e.row)).size }, 200, {
-          errorCount: errors.length,
-          errors: errors.slice(0, api.CHANNEL_CARD_IMPORT_ERRORS_LISTED).map((e) => ({ row: e.row, iccid: e.iccid, column: columnTitle(e.column, lang), reason: e.reason[lang] })),
-        });
-      }
+      if (errors.length) throw wrongRowsError(ErrorCode.ChannelCardImportInvalid, errors, api.CHANNEL_CARD_IMPORT_ERRORS_LISTED, COLUMNS, ctx.lang, (e) => ({ iccid: e.iccid }));
       const rootCustId = root ?? null;
       const [batch] = await exec(tx, sql`insert into channel_card_imports (batch_id, sales_order, file_name, file_size, remark, card_count, cust_id, root_cust_id, created_by)
         values (${batchId}::uuid, ${meta.salesOrder}, ${meta.fileName}, ${meta.fileSize}, ${meta.remark}, ${rows.length}, ${rootCustId}, ${rootCustId}, ${ctx.actor.loginName}) returning *`);
@@ -169,18 +134,9 @@ export class ChannelCardImportService {
     const lang = q.templateLang ?? ctx.lang;
     const base = lang === 'zh' ? '渠道卡导入模板' : 'channel-card-import-template';
     const example = (k: Key) => (k === 'channel' && lang === 'en' ? 'South China IoT channel' : COLUMNS.find((c) => c.key === k)!.example);
-    if (q.format === 'csv') {
-      return sendDownload(reply, `${base}.csv`, `\ufeff${COLUMNS.map((c) => c[lang]).join(',')}\r\n${COLUMNS.map((c) => example(c.key)).join(',')}\r\n`);
-    }
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet(lang === 'zh' ? '渠道卡导入' : 'Channel card import');
-    ws.columns = COLUMNS.map((c) => ({ header: c[lang], key: c.key, width: 26, style: { numFmt: '@' } }));
-    ws.getRow(1).font = { bold: true };
-    ws.addRow(Object.fromEntries(COLUMNS.map((c) => [c.key, example(c.key)])));
-    const notes = wb.addWorksheet(lang === 'zh' ? '填写说明' : 'How to fill in');
-    for (const line of HELP[lang]) notes.addRow([line]);
-    notes.getColumn(1).width = 110;
-    return sendDownload(reply, `${base}.xlsx`, Buffer.from(await wb.xlsx.writeBuffer()));
+    if (q.format === 'csv') return sendDownload(reply, `${base}.csv`, sheetTemplateCsv(COLUMNS, lang, example));
+    const sheet = lang === 'zh' ? '渠道卡导入' : 'Channel card import';
+    return sendDownload(reply, `${base}.xlsx`, await sheetTemplateXlsx(COLUMNS, lang, example, { sheet, width: 26, help: HELP[lang] }));
   }
 }
 

@@ -1,15 +1,17 @@
 import crypto from 'node:crypto';
-import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { ErrorCode, Operator, dsim as api, formatSize, type BodyOf, type Lang } from '@lynx/contract';
+import { ErrorCode, Operator, dsim as api, type BodyOf, type Lang } from '@lynx/contract';
 import type { Db } from '../../db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import type { SessionContext } from '../../platform/context.ts';
 import { pageOf } from '../../platform/paging.ts';
-import { readMultipart, sendDownload } from '../../platform/files.ts';
-import { readSheet, type Cells } from '../../platform/spreadsheet.ts';
+import { sendDownload } from '../../platform/files.ts';
+import {
+  checkSheetRows, looseName as norm, readImportUpload, sheetTemplateCsv, sheetTemplateXlsx, wrongRowsError, type Bilingual as B, type Cells,
+  type SheetImportSpec,
+} from '../../platform/spreadsheet.ts';
 import { exec } from './switching.ts';
 
 /**
@@ -20,11 +22,9 @@ import { exec } from './switching.ts';
  */
 const { DSIM_IMPORT_COLUMNS: COLUMNS, DSIM_IMPORT_MAX_ROWS: MAX_ROWS, DSIM_IMPORT_MAX_BYTES: MAX_BYTES, DSIM_IMPORT_REQUIRED } = api;
 type Key = (typeof COLUMNS)[number]['key'];
-type B = { zh: string; en: string };
 const b = (zh: string, en: string): B => ({ zh, en });
 const OPS = [Operator.ChinaMobile, Operator.ChinaUnicom, Operator.ChinaTelecom] as const;
 const ICCID_KEYS = ['iccid1', 'iccid2', 'iccid3'] as const;
-const norm = (s: string) => s.toLowerCase().replace(/[\s/（）()_-]/g, '');
 const OPERATOR_NAMES: Record<string, number> = {
   中国移动: 1, 移动: 1, chinamobile: 1, cmcc: 1, 中国联通: 2, 联通: 2, chinaunicom: 2, cucc: 2, 中国电信: 3, 电信: 3, chinatelecom: 3, ctcc: 3,
 };
@@ -34,7 +34,11 @@ const NO = new Set(['否', 'no', 'n', '0', 'false']);
 export interface ParsedDsim { row: number; sn: string; members: { operatorId: number; iccid: string }[]; current: number; supplier: boolean }
 export interface DsimRowError { row: number; sn: string | null; column: Key; reason: B }
 
-export const columnTitle = (key: string, lang: Lang) => COLUMNS.find((c) => c.key === key)?.[lang] ?? key;
+const FILE: SheetImportSpec<Key> = {
+  columns: COLUMNS, required: DSIM_IMPORT_REQUIRED, maxBytes: MAX_BYTES, maxRows: MAX_ROWS,
+  codes: { missingColumns: ErrorCode.DsimImportMissingColumns, empty: ErrorCode.DsimImportEmpty },
+  tooMany: (count) => new AppError(ErrorCode.DsimImportTooMany, { count, max: MAX_ROWS }),
+};
 
 const REASON = {
   required: b('必填', 'is required'),
@@ -52,32 +56,12 @@ const REASON = {
   supplierValue: b('应为“是”或“否”', 'must be yes or no'),
 };
 
-/** Header cells → column keys (either language, or the key itself, ignoring case and spaces). */
-function mapHeader(header: Cells): { map: (Key | null)[]; missing: Key[] } {
-  const map = header.map((h) => (h ? (COLUMNS.find((c) => [c.zh, c.en, c.key].some((t) => norm(t) === norm(h)))?.key ?? null) : null));
-  return { map, missing: DSIM_IMPORT_REQUIRED.filter((k) => !map.includes(k)) };
-}
-
 /** The file's rows checked on their own (formats, repeats); the database checks follow in the transaction. */
 export function checkDsimRows(cells: Cells[]): { rows: ParsedDsim[]; errors: DsimRowError[]; dataRows: number; missing: Key[] } {
-  const { map, missing } = mapHeader(cells[0] ?? []);
-  const rows: ParsedDsim[] = [];
-  const errors: DsimRowError[] = [];
-  if (missing.length) return { rows, errors, dataRows: 0, missing };
   const seenSn = new Set<string>();
   const seenIccid = new Set<string>();
-  let dataRows = 0;
-  for (let i = 1; i < cells.length; i++) {
-    const line = cells[i];
-    if (!line.some((c) => c != null && c !== '')) continue;
-    dataRows++;
-    const row = i + 1;
-    const get = (k: Key) => {
-      const idx = map.indexOf(k);
-      return idx < 0 ? '' : (line[idx] ?? '').trim();
-    };
+  return checkSheetRows(cells, COLUMNS, DSIM_IMPORT_REQUIRED, (get, row, errors: DsimRowError[]): ParsedDsim => {
     const sn = get('sn');
-    const before = errors.length;
     const err = (column: Key, reason: B) => errors.push({ row, sn: sn || null, column, reason });
     if (!sn) err('sn', REASON.required);
     else if (!new RegExp(api.DSIM_SN_PATTERN).test(sn)) err('sn', REASON.snFormat);
@@ -92,7 +76,7 @@ export function checkDsimRows(cells: Cells[]): { rows: ParsedDsim[]; errors: Dsi
       seenIccid.add(iccid);
       members.push({ operatorId: OPS[j], iccid });
     });
-    if (members.length + errors.filter((e) => e.row === row && e.column.startsWith('iccid')).length < 2) err('iccid1', REASON.twoMembers);
+    if (members.length + errors.filter((e) => e.column.startsWith('iccid')).length < 2) err('iccid1', REASON.twoMembers);
     const currentText = get('current');
     let current = members[0]?.operatorId ?? 0;
     if (currentText) {
@@ -102,9 +86,8 @@ export function checkDsimRows(cells: Cells[]): { rows: ParsedDsim[]; errors: Dsi
     }
     const supplierText = norm(get('supplier'));
     if (supplierText && !YES.has(supplierText) && !NO.has(supplierText)) err('supplier', REASON.supplierValue);
-    if (errors.length === before) rows.push({ row, sn, members, current, supplier: YES.has(supplierText) });
-  }
-  return { rows, errors, dataRows, missing };
+    return { row, sn, members, current, supplier: YES.has(supplierText) };
+  });
 }
 
 const batchOut = (r: Record<string, unknown>) => ({
@@ -116,18 +99,7 @@ export class DsimImportService {
   constructor(private db: Db) {}
 
   async import(req: FastifyRequest, ctx: SessionContext) {
-    const { file, fields } = await readMultipart(req, api.importDsims);
-    if (!file || file.buffer.length === 0) throw new AppError(ErrorCode.FileRequired, undefined, 400);
-    if (file.buffer.length > MAX_BYTES) throw new AppError(ErrorCode.FileTooBig, { max: formatSize(MAX_BYTES) }, 400);
-    const cells = await readSheet(file, {
-      minColumns: DSIM_IMPORT_REQUIRED.length, maxRows: MAX_ROWS + 1000, maxColumns: COLUMNS.length + 10, maxCellChars: 200,
-      maxUnpackedBytes: 40 * 1024 * 1024, maxSharedStrings: 200_000,
-      tooManyRows: () => new AppError(ErrorCode.DsimImportTooMany, { count: `> ${MAX_ROWS}`, max: MAX_ROWS }),
-    });
-    const checked = checkDsimRows(cells);
-    if (checked.missing.length) throw new AppError(ErrorCode.DsimImportMissingColumns, { columns: checked.missing.map((k) => columnTitle(k, ctx.lang)).join(', ') });
-    if (checked.dataRows === 0) throw new AppError(ErrorCode.DsimImportEmpty);
-    if (checked.dataRows > MAX_ROWS) throw new AppError(ErrorCode.DsimImportTooMany, { count: checked.dataRows, max: MAX_ROWS });
+    const { file, fields, checked } = await readImportUpload(req, api.importDsims, FILE, ctx.lang, checkDsimRows);
     return this.store(checked.rows, checked.errors, { fileName: file.filename.slice(0, 200), fileSize: file.buffer.length, remark: fields.remark?.trim() || null }, ctx);
   }
 
@@ -159,14 +131,7 @@ export class DsimImportService {
         const c0 = cards.get(r.members[0].iccid);
         owners.set(r.sn, { custId: c0?.cust_id ?? null, rootCustId: c0?.root_cust_id ?? null });
       }
-      if (errors.length) {
-        errors.sort((a, x) => a.row - x.row || a.column.localeCompare(x.column));
-        const lang = ctx.lang;
-        throw new AppError(ErrorCode.DsimImportInvalid, { count: new Set(errors.map((e) => e.row)).size }, 200, {
-          errorCount: errors.length,
-          errors: errors.slice(0, api.DSIM_IMPORT_ERRORS_LISTED).map((e) => ({ row: e.row, sn: e.sn, column: columnTitle(e.column, lang), reason: e.reason[lang] })),
-        });
-      }
+      if (errors.length) throw wrongRowsError(ErrorCode.DsimImportInvalid, errors, api.DSIM_IMPORT_ERRORS_LISTED, COLUMNS, ctx.lang, (e) => ({ sn: e.sn }));
       const cardCount = iccids.length;
       const [batch] = await exec(tx, sql`insert into dsim_import_batches (batch_id, file_name, file_size, remark, sim_count, card_count, created_by)
         values (${batchId}::uuid, ${meta.fileName}, ${meta.fileSize}, ${meta.remark}, ${rows.length}, ${cardCount}, ${ctx.actor.loginName}) returning *`);
@@ -218,18 +183,9 @@ export class DsimImportService {
     const lang = q.templateLang ?? ctx.lang;
     const base = lang === 'zh' ? '超级SIM导入模板' : 'super-sim-import-template';
     const example = (k: Key) => (k === 'current' && lang === 'en' ? 'China Mobile' : k === 'supplier' && lang === 'en' ? 'no' : COLUMNS.find((c) => c.key === k)!.example);
-    if (q.format === 'csv') {
-      return sendDownload(reply, `${base}.csv`, `\ufeff${COLUMNS.map((c) => c[lang]).join(',')}\r\n${COLUMNS.map((c) => example(c.key)).join(',')}\r\n`);
-    }
-    const wb = new ExcelJS.Workbook();
-    const ws = wb.addWorksheet(lang === 'zh' ? '超级SIM导入' : 'Super SIM import');
-    ws.columns = COLUMNS.map((c) => ({ header: c[lang], key: c.key, width: 24, style: { numFmt: '@' } }));
-    ws.getRow(1).font = { bold: true };
-    ws.addRow(Object.fromEntries(COLUMNS.map((c) => [c.key, example(c.key)])));
-    const notes = wb.addWorksheet(lang === 'zh' ? '填写说明' : 'How to fill in');
-    for (const line of HELP[lang]) notes.addRow([line]);
-    notes.getColumn(1).width = 110;
-    return sendDownload(reply, `${base}.xlsx`, Buffer.from(await wb.xlsx.writeBuffer()));
+    if (q.format === 'csv') return sendDownload(reply, `${base}.csv`, sheetTemplateCsv(COLUMNS, lang, example));
+    const sheet = lang === 'zh' ? '超级SIM导入' : 'Super SIM import';
+    return sendDownload(reply, `${base}.xlsx`, await sheetTemplateXlsx(COLUMNS, lang, example, { sheet, width: 24, help: HELP[lang] }));
   }
 }
 

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { and, asc, count, desc, eq, gt, gte, ilike, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { CardState, ErrorCode, carddata, formatSize, type BodyOf, type Lang, businessDayStart, businessDayEnd } from '@lynx/contract';
+import { CardState, ErrorCode, carddata, type BodyOf, type Lang, businessDayStart, businessDayEnd } from '@lynx/contract';
 import type { Db, Executor, Tx } from '../../../db/client.ts';
 import { AppError, notFound } from '../../../platform/errors.ts';
 import { audit } from '../../../platform/audit.ts';
 import type { SessionContext } from '../../../platform/context.ts';
 import { contains, orderOf, pageOf, uuidPrefixRange } from '../../../platform/paging.ts';
-import { readMultipart, sendDownload } from '../../../platform/files.ts';
-import { readSheet } from '../../../platform/spreadsheet.ts';
+import { sendDownload } from '../../../platform/files.ts';
+import { readImportUpload, type SheetImportSpec } from '../../../platform/spreadsheet.ts';
 import { operators } from '../../account/tables.ts';
 import { cardImportBatches, cardImportErrors } from '../card-tables.ts';
 import { cardTypeNames, lockCardTypes } from '../catalog/card-types.ts';
@@ -19,20 +19,26 @@ const { CARD_IMPORT_MAX_BYTES, CARD_IMPORT_MAX_ROWS, CARD_IMPORT_COLUMNS } = car
 /** rows per INSERT … SELECT FROM unnest(…): one round trip per chunk however wide */
 const CHUNK = 5000;
 /**
- * What reading an uploaded file may take. 100,000 rows filled like the template (ExcelJS, shared strings) inflate
+ * The card file and what reading it may take. 100,000 rows filled like the template (ExcelJS, shared strings) inflate
  * to 39.5 MB of XML: twice that is the most an import reads before refusing. Rows: the header, the data rows and
- * some blank ones, so that a file slightly over CARD_IMPORT_MAX_ROWS still gets the "too many" answer below.
+ * some blank ones, so that a file slightly over CARD_IMPORT_MAX_ROWS still gets the "too many" answer.
  */
-const SHEET_LIMITS = {
-  minColumns: CARD_IMPORT_COLUMNS.length,
-  maxRows: CARD_IMPORT_MAX_ROWS + 1000,
-  tooManyRows: () => new AppError(ErrorCode.CardImportTooMany, { max: CARD_IMPORT_MAX_ROWS }),
-  maxUnpackedBytes: 80 * 1024 * 1024,
-  /** the template's columns and a few of the uploader's own */
-  maxColumns: CARD_IMPORT_COLUMNS.length + 10,
-  maxCellChars: 1000,
-  /** the template has 3 texts per row that differ from row to row; 7 is plenty */
-  maxSharedStrings: 700_000,
+const CARD_FILE: SheetImportSpec<carddata.CardImportColumn> = {
+  columns: CARD_IMPORT_COLUMNS,
+  required: CARD_IMPORT_COLUMNS.filter((c) => c.required).map((c) => c.key),
+  maxBytes: CARD_IMPORT_MAX_BYTES,
+  maxRows: CARD_IMPORT_MAX_ROWS,
+  codes: { missingColumns: ErrorCode.CardImportMissingColumns, empty: ErrorCode.CardImportEmpty },
+  tooMany: () => new AppError(ErrorCode.CardImportTooMany, { max: CARD_IMPORT_MAX_ROWS }),
+  limits: {
+    minColumns: CARD_IMPORT_COLUMNS.length,
+    maxUnpackedBytes: 80 * 1024 * 1024,
+    /** the template's columns and a few of the uploader's own */
+    maxColumns: CARD_IMPORT_COLUMNS.length + 10,
+    maxCellChars: 1000,
+    /** the template has 3 texts per row that differ from row to row; 7 is plenty */
+    maxSharedStrings: 700_000,
+  },
 };
 
 type BatchRow = typeof cardImportBatches.$inferSelect;
@@ -68,17 +74,12 @@ export class CardImportService {
   constructor(private db: Db) {}
 
   async import(req: FastifyRequest, ctx: SessionContext) {
-    const { file, fields } = await readMultipart(req, carddata.importCards);
-    if (!file || file.buffer.length === 0) throw new AppError(ErrorCode.FileRequired, undefined, 400);
-    if (file.buffer.length > CARD_IMPORT_MAX_BYTES) throw new AppError(ErrorCode.FileTooBig, { max: formatSize(CARD_IMPORT_MAX_BYTES) }, 400);
-    const remark = fields.remark?.trim() || null;
-    const cells = await readSheet(file, SHEET_LIMITS);
-    const [ops, types] = await Promise.all([this.db.select().from(operators), cardTypeNames(this.db)]);
-    const { rows, errors, dataRows, missing } = checkCardRows(cells, ops, types);
-    if (missing.length) throw new AppError(ErrorCode.CardImportMissingColumns, { columns: missing.map((k) => columnTitle(k, ctx.lang)).join(', ') });
-    if (dataRows === 0) throw new AppError(ErrorCode.CardImportEmpty);
-    if (dataRows > CARD_IMPORT_MAX_ROWS) throw new AppError(ErrorCode.CardImportTooMany, { max: CARD_IMPORT_MAX_ROWS });
-    return this.store(rows, errors, dataRows, { fileName: file.filename.slice(0, 200), fileSize: file.buffer.length, remark }, ctx);
+    const { file, fields, checked } = await readImportUpload(req, carddata.importCards, CARD_FILE, ctx.lang, async (cells) => {
+      const [ops, types] = await Promise.all([this.db.select().from(operators), cardTypeNames(this.db)]);
+      return checkCardRows(cells, ops, types);
+    });
+    const { rows, errors, dataRows } = checked;
+    return this.store(rows, errors, dataRows, { fileName: file.filename.slice(0, 200), fileSize: file.buffer.length, remark: fields.remark?.trim() || null }, ctx);
   }
 
   /** The database part of an import (also used by the benchmark and the demo seed). */

@@ -1,6 +1,5 @@
-import ExcelJS from 'exceljs';
 import { carddata, type Lang } from '@lynx/contract';
-import type { Cells } from '../../../platform/spreadsheet.ts';
+import { sheetColumnTitle, sheetTemplateCsv, sheetTemplateXlsx, type Bilingual, type Cells } from '../../../platform/spreadsheet.ts';
 
 /*
  * Reading a card file (ICCID, MSISDN, IMSI, operator, card type, batch/remark) and checking every row. Pure: the
@@ -10,10 +9,7 @@ import type { Cells } from '../../../platform/spreadsheet.ts';
 const { CARD_IMPORT_COLUMNS, CARD_IMPORT_MAX_ROWS, ICCID_RE, IMSI_RE, MSISDN_RE } = carddata;
 type Column = carddata.CardImportColumn;
 
-export interface Bilingual {
-  zh: string;
-  en: string;
-}
+export type { Bilingual } from '../../../platform/spreadsheet.ts';
 
 export interface ParsedCard {
   row: number;
@@ -50,10 +46,7 @@ export interface CardTypeName {
   nameEn: string;
 }
 
-export const columnTitle = (key: string, lang: Lang) => {
-  const c = CARD_IMPORT_COLUMNS.find((x) => x.key === key);
-  return c ? c[lang] : key;
-};
+export const columnTitle = (key: string, lang: Lang) => sheetColumnTitle(CARD_IMPORT_COLUMNS, key, lang);
 
 export const REASON = {
   required: { zh: '必填', en: 'is required' },
@@ -152,24 +145,10 @@ export function checkCardRows(
 }
 
 /** The template: the header row in the caller's language, one example row, ICCID/MSISDN/IMSI as text. */
-export async function cardTemplateXlsx(lang: Lang): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  const ws = wb.addWorksheet(lang === 'zh' ? '卡导入' : 'Card import');
-  // long numbers typed into a number cell lose digits in Excel (15 significant digits): keep them as text
-  ws.columns = CARD_IMPORT_COLUMNS.map((c) => ({ header: c[lang], key: c.key, width: 24, style: { numFmt: '@' } }));
-  ws.getRow(1).font = { bold: true };
-  ws.addRow(Object.fromEntries(CARD_IMPORT_COLUMNS.map((c) => [c.key, exampleOf(c.key, lang)])));
-  const notes = wb.addWorksheet(lang === 'zh' ? '填写说明' : 'How to fill in');
-  for (const line of HELP[lang]) notes.addRow([line]);
-  notes.getColumn(1).width = 110;
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
+export const cardTemplateXlsx = (lang: Lang): Promise<Buffer> =>
+  sheetTemplateXlsx(CARD_IMPORT_COLUMNS, lang, (k) => exampleOf(k, lang), { sheet: lang === 'zh' ? '卡导入' : 'Card import', width: 24, help: HELP[lang] });
 
-export function cardTemplateCsv(lang: Lang): string {
-  const header = CARD_IMPORT_COLUMNS.map((c) => c[lang]).join(',');
-  const example = CARD_IMPORT_COLUMNS.map((c) => exampleOf(c.key, lang)).join(',');
-  return `\ufeff${header}\r\n${example}\r\n`;
-}
+export const cardTemplateCsv = (lang: Lang): string => sheetTemplateCsv(CARD_IMPORT_COLUMNS, lang, (k) => exampleOf(k, lang));
 
 const exampleOf = (key: Column, lang: Lang) => (key === 'operator' && lang === 'en' ? 'China Unicom' : CARD_IMPORT_COLUMNS.find((c) => c.key === key)!.example);
 

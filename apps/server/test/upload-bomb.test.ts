@@ -141,11 +141,13 @@ describe('compression bombs are refused by every import', () => {
         const rssGrowth = (rss - before.rss) / MB;
         const heapGrowth = (heap - before.heapUsed) / MB;
         measured.push(`${target.name} / ${bomb} (${Math.round(file.length / 1024)} KB): ${Math.round(took)} ms, rss +${rssGrowth.toFixed(1)} MB, heap +${heapGrowth.toFixed(1)} MB, other calls ${probes.length} slowest ${Math.round(Math.max(...probes))} ms`);
-        expect(took).toBeLessThan(2000);
+        // bounds a bomb cannot meet (unpacked, each of these files takes minutes and gigabytes) with room for a loaded
+        // CI machine (2 cores, other test files beside this one): the refusal measured 2,039 ms once under load
+        expect(took).toBeLessThan(5000);
         expect(rssGrowth).toBeLessThan(100);
         expect(heapGrowth).toBeLessThan(100);
         expect(probes.length).toBeGreaterThan(0);
-        expect(Math.max(...probes)).toBeLessThan(500);
+        expect(Math.max(...probes)).toBeLessThan(1500);
         expect((await t.database.sql.query<{ n: number }>(target.effect))[0].n).toBe(effectBefore);
       });
     }

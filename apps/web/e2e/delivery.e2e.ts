@@ -167,8 +167,15 @@ describe('rule notifications', () => {
       await expectText(visible(page).getByTestId(`webhook-cell-${deliveryId}`), '已送达');
       await visible(page).getByTestId(`webhook-open-${deliveryId}`).click();
       await expectText(dialog(page).getByTestId('webhook-attempts'), '第 2 轮 · 第 1 次');
-      // the drawer has finished sliding in (no motion class left) before the picture
-      await expect.poll(() => page.locator('.ant-drawer [class*="-motion-"]').count(), POLL).toBe(0);
+      // the drawer has finished sliding in (it stays where it was between two looks) before the picture
+      const panel = page.locator('.ant-drawer-content-wrapper').last();
+      let lastX: number | undefined;
+      await expect.poll(async () => {
+        const x = (await panel.boundingBox())?.x;
+        const settled = x !== undefined && x === lastX;
+        lastX = x;
+        return settled;
+      }, POLL).toBe(true);
       await shot(page, 'delivery-attempts-zh');
       await page.context().close();
     } finally {

@@ -57,11 +57,14 @@ describe('rule notifications', () => {
       expect(sub.success, sub.msg).toBe(true);
       // the plan of the customer's most used card (in the rule's reach: the customer's whole tree) and a threshold above
       // every card of it now, so the first check records nothing and only the card driven over it is recorded
-      type Listed = { iccid: string; goodsReleaseId: number | null; poolId: number | null; cycleUsedKb: number; cycleQuotaKb: number | null; cycleUsedPercent: number | null };
+      type Listed = { iccid: string; custId: number | null; goodsReleaseId: number | null; poolId: number | null; cycleUsedKb: number; cycleQuotaKb: number | null; cycleUsedPercent: number | null };
       const listed = (body: object) => api<{ list: Listed[] }>('core/sim/simQuery/getSimListPage', {
         states: [CardState.Activated], sortField: 'cycleUsedPercent', sortOrder: 'descend', pageSize: 50, ...body,
       }, token);
-      const top = (await listed({})).data.list.find((c) => c.cycleQuotaKb && c.poolId == null && c.goodsReleaseId != null && (c.cycleUsedPercent ?? 0) < 900)!;
+      // a card of the customer itself: its webhook goes to the customer that owns the card (docs/webhooks.md "Producers"),
+      // and only the customer itself subscribed here
+      const custId = (await api<{ custId: number }>('base/oauth/user/login', { loginName: 'enterprise', password: 'Demo@2026pass' })).data.custId;
+      const top = (await listed({ custId })).data.list.find((c) => c.cycleQuotaKb && c.poolId == null && c.goodsReleaseId != null && (c.cycleUsedPercent ?? 0) < 900)!;
       expect(top, 'an activated card with a quota').toBeDefined();
       const planId = top.goodsReleaseId!;
       // the server has just started: its usage feed first catches up with the demo's month (a plan is one operator's)
@@ -71,7 +74,7 @@ describe('rule notifications', () => {
       }, { timeout: 240_000, interval: 2_000 }).toBe(true);
       const onPlan = (await listed({ goodsReleaseId: planId })).data.list;
       const threshold = Math.floor(Math.max(...onPlan.map((c) => c.cycleUsedPercent ?? 0))) + 2;
-      const card = onPlan.find((c) => c.poolId == null && c.cycleQuotaKb)!;
+      const card = onPlan.find((c) => c.custId === custId && c.poolId == null && c.cycleQuotaKb)!;
       iccid = card.iccid;
       // enough for one point over the threshold: the generated session's bytes grow over a minute
       const needMb = Math.ceil(((threshold + 1) / 100 * card.cycleQuotaKb! - card.cycleUsedKb) / 1024);

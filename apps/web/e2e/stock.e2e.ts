@@ -25,7 +25,8 @@ const TEXTS = {
 /** Confirms the operation of the open dialog and waits on its detail page until it is done. */
 async function runAndWait(page: Page, lang: 'zh' | 'en') {
   const d = dialog(page);
-  await d.getByTestId('stock-op-validated').waitFor();
+  // the check of a selection answers within seconds; a server busy with the specs before this one can take longer
+  await d.getByTestId('stock-op-validated').waitFor({ timeout: 45_000 });
   await d.getByTestId('stock-op-run').click();
   await page.getByTestId('stock-op-run-ok').click();
   await page.waitForURL('**/stock/operationList/detail/**');

@@ -7,31 +7,18 @@
  *   4. the scheduled resale sync of 10,000 resold cards through the simulator (claims of 500 under a lease).
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node --import tsx bench/channel-card.ts
  */
-import os from 'node:os';
 import crypto from 'node:crypto';
 import { RoleType } from '@lynx/contract';
-import { openDatabase } from '../apps/server/src/db/client.ts';
-import { migrate } from '../apps/server/src/db/migrate.ts';
-import { baseDatabaseUrl, freshPostgres, posInt, runBench } from './common.ts';
+import { benchActor, benchContext, loadNow as load, migratedPostgres, msSince as ms, posInt, runBench, timedRuns as timed } from './common.ts';
 import { ChannelCardService } from '../apps/server/src/modules/channelcard/service.ts';
 import { ChannelCardImportService } from '../apps/server/src/modules/channelcard/import.ts';
 import { runScheduledSync } from '../apps/server/src/modules/resell/service.ts';
 import { createResaleSimulator } from '../apps/server/src/operators/resale/simulator.ts';
-import type { Actor, SessionContext } from '../apps/server/src/platform/context.ts';
 
 const CARDS = posInt('CC_BENCH_CARDS', 200_000);
-const ms = (t: number) => `${(performance.now() - t).toFixed(1)} ms`;
-const load = () => `load ${os.loadavg().slice(0, 2).map((l) => l.toFixed(1)).join('/')}`;
 
 runBench(30 * 60_000, async (cleanup) => {
-  const base = baseDatabaseUrl();
-  if (!base) throw new Error('set BENCH_DATABASE_URL (loopback PostgreSQL)');
-  const fresh = await freshPostgres(base);
-  cleanup.add(fresh.drop);
-  const database = await openDatabase({ databaseUrl: fresh.url, dataDir: '/tmp', memory: false });
-  cleanup.add(() => database.close());
-  await migrate(database.sql);
-  const q = <T = Record<string, string>>(text: string, params: unknown[] = []) => database.sql.query<T>(text, params);
+  const { database, q } = await migratedPostgres(cleanup);
   let t = performance.now();
   await q(`insert into operators (operator_id, code, name_zh, name_en, billing_day) values (1, 'CMCC', '中国移动', 'China Mobile', 1) on conflict do nothing`);
   await q(`insert into cards (iccid, operator_id, state, cust_id, root_cust_id)
@@ -46,21 +33,8 @@ runBench(30 * 60_000, async (cleanup) => {
   await q('vacuum (analyze) cards, channel_cards, resell_cards');
   console.log(`${CARDS} channel cards in ${ms(t)}`);
 
-  const timed = async (label: string, f: () => Promise<unknown>, runs = 5) => {
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      const s = performance.now();
-      await f();
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`${label}: median ${times[Math.floor(runs / 2)].toFixed(1)} ms, max ${times[runs - 1].toFixed(1)} ms (${load()})`);
-  };
-  const actor = (roleType: number, custId: number | null): Actor => ({
-    accountId: 1, loginName: 'bench', userName: 'bench', roleId: roleType, roleName: 'bench', roleType, custId, rootCustId: custId,
-    permissions: new Set([16020000, 16030000, 16030001]), mustResetPassword: false,
-  });
-  const ctx = { actor: actor(RoleType.Admin, null), lang: 'en', ip: '-', endpoint: 'bench', tokenHash: null, audited: false } as SessionContext;
+  const actor = (roleType: number, custId: number | null) => benchActor(roleType, custId, [16020000, 16030000, 16030001]);
+  const ctx = benchContext(actor(RoleType.Admin, null));
   const service = new ChannelCardService(database.db);
   await timed('list page 1 + count, one channel customer (1/10 of the cards)', () => service.page({ current: 1, pageSize: 20 }, actor(RoleType.Channel, 3)));
   await timed('list page 1 + count, staff', () => service.page({ current: 1, pageSize: 20 }, actor(RoleType.Admin, null)));

@@ -16,6 +16,8 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
 import { buildApp, type BuiltApp } from '../apps/server/src/app.ts';
 import { createScratchDatabase } from '../apps/server/src/db/scratch-database.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import type { Actor, SessionContext } from '../apps/server/src/platform/context.ts';
 import type { LoadReply, PreciseLatency } from './loadgen.ts';
 import type { SeqReply, SeqRequest } from './seq-client.ts';
 
@@ -493,3 +495,51 @@ export async function startSeqClient(cleanup: Cleanup): Promise<SeqCalls> {
       client.send({ id, url, headers: { 'content-type': 'application/json', authorization: token }, body, n } satisfies SeqRequest);
     });
 }
+
+/**
+ * A migrated throwaway database on the loopback PostgreSQL of BENCH_DATABASE_URL, without the app or demo data: for the
+ * benches that fill their own tables at scale and time service calls directly (channel cards, super SIMs).
+ */
+export async function migratedPostgres(cleanup: Cleanup): Promise<{ database: Database; q: <T = Record<string, string>>(text: string, params?: unknown[]) => Promise<T[]> }> {
+  const base = baseDatabaseUrl();
+  if (!base) throw new Error('set BENCH_DATABASE_URL (loopback PostgreSQL)');
+  const fresh = await freshPostgres(base);
+  cleanup.add(fresh.drop);
+  const database = await openDatabase({ databaseUrl: fresh.url, dataDir: '/tmp', memory: false });
+  cleanup.add(() => database.close());
+  await migrate(database.sql);
+  const q = <T = Record<string, string>>(text: string, params: unknown[] = []) => database.sql.query<T>(text, params) as Promise<T[]>;
+  return { database, q };
+}
+
+/** Milliseconds since `t` (a performance.now()), as printed. */
+export const msSince = (t: number) => `${(performance.now() - t).toFixed(1)} ms`;
+/** The machine's load averages (1 and 5 minutes), printed beside every timing: a busy machine explains a slow one. */
+export const loadNow = () => `load ${os.loadavg().slice(0, 2).map((l) => l.toFixed(1)).join('/')}`;
+
+/** Runs `f` `runs` times and prints the median and the maximum, with the row count of the last answer (list or array). */
+export async function timedRuns(label: string, f: () => Promise<unknown>, runs = 5): Promise<void> {
+  const times: number[] = [];
+  let n: number | null = null;
+  for (let i = 0; i < runs; i++) {
+    const s = performance.now();
+    const r = await f();
+    times.push(performance.now() - s);
+    n = Array.isArray(r) ? r.length : Array.isArray((r as { list?: unknown[] } | null)?.list) ? (r as { list: unknown[] }).list.length : null;
+  }
+  times.sort((a, b) => a - b);
+  const rows = n == null ? '' : `${n} rows; `;
+  console.log(`${label}: median ${times[Math.floor(runs / 2)].toFixed(1)} ms, max ${times[runs - 1].toFixed(1)} ms (${rows}${loadNow()})`);
+}
+
+/** A signed-in user for service calls without HTTP: `roleType` with `custId` as its own and root customer. */
+export function benchActor(roleType: number, custId: number | null, permissions: number[]): Actor {
+  return {
+    accountId: 1, loginName: 'bench', userName: 'bench', roleId: roleType, roleName: 'bench', roleType, custId, rootCustId: custId,
+    permissions: new Set(permissions), mustResetPassword: false,
+  };
+}
+
+/** The request context of a mutation made by `actor` (audited like a console call). */
+export const benchContext = (actor: Actor) =>
+  ({ actor, lang: 'en', ip: '-', endpoint: 'bench', tokenHash: null, audited: false }) as SessionContext;

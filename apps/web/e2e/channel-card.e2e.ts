@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { api, apiLogin, baseURL, dialog, launch, login, newPage, row, shot, visible } from './support.ts';
+import { api, apiLogin, baseURL, dialog, expectText, launch, login, newPage, row, shot, visible } from './support.ts';
 
 /**
  * Issue 16: Channel card and resale sync as staff see them in both languages: a channel card import refused with its
@@ -20,11 +20,13 @@ afterAll(async () => {
 const TEXTS = {
   zh: {
     header: 'ICCID,渠道,月成本(元)', channel: '端到端渠道', wrong: '平台中没有这张卡，请先导入卡', imports: '渠道卡导入记录', list: '渠道卡列表',
-    bills: '渠道卡账单', resell: '转售卡状态同步', never: '从未同步', done: '同步完成',
+    bills: '渠道卡账单', resell: '转售卡状态同步', never: '从未同步', done: '同步完成', answered: '转售平台答复：', exportName: '渠道卡列表',
+    states: { PENDING_REVIEW: '待审核', ON_SALE: '在售', SOLD: '已售出', OFF_SHELF: '已下架' } as Record<string, string>,
   },
   en: {
     header: 'ICCID,Channel,Monthly cost (CNY)', channel: 'E2E channel', wrong: 'no such card on the platform; import the card first', imports: 'Channel card imports',
-    list: 'Channel cards', bills: 'Channel card bills', resell: 'Resale status sync', never: 'Never synced', done: 'Sync done',
+    list: 'Channel cards', bills: 'Channel card bills', resell: 'Resale status sync', never: 'Never synced', done: 'Sync done', answered: 'The resale platform answered: ', exportName: 'Channel cards',
+    states: { PENDING_REVIEW: 'Pending review', ON_SALE: 'On sale', SOLD: 'Sold', OFF_SHELF: 'Off the shelf' } as Record<string, string>,
   },
 } as const;
 
@@ -71,6 +73,9 @@ describe('channel cards and resale sync', () => {
       await list.getByText(T.list).first().waitFor();
       await row(page, iccid).waitFor();
       await shot(page, `channel-card-list-${lang}`);
+      // the list's export (a download task written during the call): an xlsx named after the list in the reader's language
+      const [download] = await Promise.all([page.waitForEvent('download'), list.getByTestId('export-button').click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^${T.exportName}-\\d{12}\\.xlsx$`));
       await row(page, iccid).getByTestId('cc-iccid-link').click();
       await page.waitForURL('**/channelCard/channel-card/detail/**');
       await visible(page).getByTestId('cc-state').waitFor();
@@ -91,7 +96,7 @@ describe('channel cards and resale sync', () => {
     it(`syncs a resold card now after the confirmation (${lang})`, async () => {
       const T = TEXTS[lang];
       // a demo resold card the platform knows (the scheduled sync may have synced it already: the sync time moves on)
-      const cards = (await api('core/shortcuts/resell/getPage', { pageSize: 50 }, admin)).data.list as { iccid: string; externalId: string; lastSyncAt: string | null }[];
+      const cards = (await api('core/shortcuts/resell/getPage', { pageSize: 50 }, admin)).data.list as { iccid: string; externalId: string; lastSyncAt: string | null; platformState: string | null; lastError: string | null }[];
       const card = cards.filter((c) => !c.externalId.startsWith('X'))[index];
       expect(card, 'the demo has resold cards').toBeTruthy();
       await new Promise((r) => setTimeout(r, 1100));
@@ -101,6 +106,11 @@ describe('channel cards and resale sync', () => {
       await visible(page).getByText(T.resell).first().waitFor();
       const r = row(page, card.iccid);
       await r.waitFor();
+      // the platform's words in the reader's language with the raw word beside them; its error text after our prefix
+      const known = cards.find((c) => c.platformState);
+      if (known) await expectText(row(page, known.iccid).first().getByTestId('resell-platform-state').first(), `${T.states[known.platformState!]} (${known.platformState})`);
+      const gone = cards.find((c) => c.externalId.startsWith('X') && c.lastError);
+      if (gone) await expectText(row(page, gone.iccid).first(), T.answered);
       await shot(page, `resell-list-${lang}`);
       await r.getByTestId('resell-sync-one').click();
       await dialog(page).getByTestId('resell-sync-ok').click();

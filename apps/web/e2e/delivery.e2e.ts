@@ -61,8 +61,8 @@ describe('rule notifications', () => {
       const listed = (body: object) => api<{ list: Listed[] }>('core/sim/simQuery/getSimListPage', {
         states: [CardState.Activated], sortField: 'cycleUsedPercent', sortOrder: 'descend', pageSize: 50, ...body,
       }, token);
-      // a card of the customer itself: its webhook goes to the customer that owns the card (docs/webhooks.md "Producers"),
-      // and only the customer itself subscribed here
+      // a card of the customer itself: the rule's webhook goes to the customer that owns the rule, here also the card's
+      // (docs/webhooks.md "Producers"), and only the customer itself subscribed here
       const custId = (await api<{ custId: number }>('base/oauth/user/login', { loginName: 'enterprise', password: 'Demo@2026pass' })).data.custId;
       const top = (await listed({ custId })).data.list.find((c) => c.cycleQuotaKb && c.poolId == null && c.goodsReleaseId != null && (c.cycleUsedPercent ?? 0) < 900)!;
       expect(top, 'an activated card with a quota').toBeDefined();

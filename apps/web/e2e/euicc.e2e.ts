@@ -1,11 +1,13 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import ExcelJS from 'exceljs';
 import { dialog, launch, login, newPage, shot, visible } from './support.ts';
 
 /**
- * Issue 16: Card › eUICC as the enterprise customer sees it in both languages: import eUICCs and profiles from a CSV
- * file, assign an EID, download and enable a profile and watch its state move through the simulated SM-DP+; the
- * activation-code screen with a profile's QR code.
+ * Issue 16: Card › eUICC as the enterprise customer sees it in both languages: import eUICCs and profiles from an xlsx
+ * file (the shared import dialog), assign an EID, download and enable a profile and watch its state move through the
+ * simulated SM-DP+; a batch state change (check, run through the card batch engine, its progress and final states, the
+ * list of its profiles); the activation-code screen with a profile's QR code.
  */
 let browser: Browser;
 beforeAll(async () => {
@@ -16,8 +18,8 @@ afterAll(async () => {
 });
 
 const TEXTS = {
-  zh: { profiles: 'Profile', unbound: '未绑定', import: '导入', assign: '分配 EID', download: '下载', enable: '启用', bound: '已绑定', enabled: '已启用', makeQr: '生成二维码' },
-  en: { profiles: 'Profiles', unbound: 'Unbound', import: 'Import', assign: 'Assign EID', download: 'Download', enable: 'Enable', bound: 'Bound', enabled: 'Enabled', makeQr: 'Make QR codes' },
+  zh: { profiles: 'Profile', unbound: '未绑定', bound: '已绑定', enabled: '已启用', disabled: '已停用', operator: '运营商', cm: '中国移动', cu: '中国联通' },
+  en: { profiles: 'Profiles', unbound: 'Unbound', bound: 'Bound', enabled: 'Enabled', disabled: 'Disabled', operator: 'Operator', cm: 'China Mobile', cu: 'China Unicom' },
 } as const;
 
 const stamp = String(Date.now()).slice(-9);
@@ -56,11 +58,16 @@ describe('eUICC', () => {
       await page.goto('/card/euicc/list');
       const list = visible(page);
       await list.getByTestId('euicc-import').click();
-      const csv = `eid,iccid,operator,smdpAddress\n${eid},,,\n,${p1},1,\n,${p2},2,\n`;
-      await dialog(page).locator('input[type=file]').setInputFiles({ name: 'euicc.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-      await dialog(page).getByTestId('euicc-import-count').waitFor();
-      await dialog(page).getByTestId('euicc-import-ok').click();
-      await dialog(page).waitFor({ state: 'hidden' }).catch(() => {});
+      // an xlsx with the headers of the reader's language and operator names
+      const wb = new ExcelJS.Workbook();
+      const ws = wb.addWorksheet('eUICC');
+      for (const row of [['EID', 'Profile ICCID', T.operator], [eid, '', ''], ['', p1, T.cm], ['', p2, T.cu]]) ws.addRow(row);
+      const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+      const modal = dialog(page);
+      await modal.locator('input[type=file]').setInputFiles({ name: 'euicc.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: xlsx });
+      await shot(page, `euicc-import-${lang}`);
+      await modal.getByTestId('euicc-import-submit').click();
+      await modal.waitFor({ state: 'hidden' });
 
       await list.getByTestId('euicc-assign').click();
       await dialog(page).getByTestId('euicc-assign-iccid').fill(p1);
@@ -79,10 +86,38 @@ describe('eUICC', () => {
       await waitState(page, p1, 8);
       expect(await list.getByTestId(`euicc-state-${p1}`).innerText()).toContain(T.enabled);
       await shot(page, `euicc-list-${lang}`);
+
+      // a batch change: checked first (p2 is unbound: cannot), then run through the batch engine for p1
+      await list.getByTestId('euicc-batch-state').click();
+      const state = dialog(page);
+      await state.getByTestId('euicc-state-action').click();
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').nth(2).click();
+      await state.getByTestId('euicc-state-iccids').fill(`${p1}\n${p2}`);
+      await state.getByTestId('euicc-state-check').click();
+      await state.getByTestId('euicc-state-checked').waitFor();
+      await state.getByTestId('euicc-state-run').click();
+      await page.getByTestId('euicc-state-confirm').click();
+      const progress = page.getByTestId('euicc-batch-progress');
+      await progress.waitFor({ timeout: 30_000 }).catch(async (err) => {
+        await shot(page, `euicc-batch-failed-${lang}`);
+        throw err;
+      });
+      await expect.poll(() => progress.getAttribute('data-finished'), { timeout: 30_000, interval: 300 }).toBe('yes');
+      expect(await page.getByTestId('euicc-batch-states').innerText()).toContain(T.disabled);
+      await shot(page, `euicc-batch-${lang}`);
+      // the batch's profiles in their current state
+      await page.getByTestId('euicc-batch-profiles').click();
+      await list.getByTestId('euicc-batch-filter').waitFor();
+      await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row', { hasText: p1 }).waitFor();
+      expect(await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row').count()).toBe(1);
+      expect(await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row', { hasText: p1 }).innerText()).toContain(T.disabled);
+      await shot(page, `euicc-batch-profiles-${lang}`);
+      await list.getByTestId('euicc-batch-filter').getByRole('button').click();
       // every profile, the unbound ones too: the imported p2 waits there for an EID
-      await list.getByRole('tab', { name: T.profiles }).click();
-      await list.locator('tr.ant-table-row', { hasText: p2 }).waitFor();
-      expect(await list.locator('tr.ant-table-row', { hasText: p2 }).innerText()).toContain(T.unbound);
+      await list.locator('input#iccid').last().fill(p2);
+      await list.getByRole('button', { name: lang === 'zh' ? /查\s*询/ : 'Search' }).last().click();
+      await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row', { hasText: p2 }).waitFor();
+      expect(await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row', { hasText: p2 }).innerText()).toContain(T.unbound);
       await shot(page, `euicc-profiles-${lang}`);
 
       // activation codes: the demo's bound profile gets a QR code holding its activation code

@@ -766,6 +766,9 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   },
   [ErrorCode.ChannelCardBillPeriodOpen]: { zh: '账期 {period} 尚未结束，不能生成账单', en: 'The period {period} has not ended yet; its bill cannot be generated' },
   [ErrorCode.ChannelCardBillNoCards]: { zh: '渠道“{channel}”在 {period} 没有计费的渠道卡', en: 'Channel "{channel}" has no billable channel cards in {period}' },
+  [ErrorCode.StockFileInvalid]: { zh: '文件中有 {count} 行有误，未校验任何库存', en: '{count} rows of the file are wrong; nothing was validated' },
+  [ErrorCode.StockFileEmpty]: { zh: '文件中没有入库数据', en: 'The file contains no stock rows' },
+  [ErrorCode.StockFileMissingColumns]: { zh: '文件缺少列：{columns}，请使用入库模板', en: 'The file lacks the columns: {columns}. Use the stock-in template' },
   [ErrorCode.ResellSyncTooMany]: {
     zh: '所选数量过多（{count} 张），每次最多 {max} 张，请缩小范围',
     en: 'Selection too large ({count} cards): at most {max} cards at once, narrow the selection',
@@ -789,6 +792,9 @@ export const errorMessages: Record<ErrorCode, Bilingual> = {
   },
   [ErrorCode.EuiccProfileExists]: { zh: '第 {row} 行：{value} 已存在', en: 'Row {row}: {value} already exists' },
   [ErrorCode.EuiccImportRowInvalid]: { zh: '第 {row} 行：{reasonZh}', en: 'Row {row}: {reasonEn}' },
+  [ErrorCode.EuiccImportMissingColumns]: { zh: '文件缺少列：{columns}，请使用导入模板', en: 'The file lacks the columns: {columns}. Use the import template' },
+  [ErrorCode.EuiccImportEmpty]: { zh: '文件中没有 eUICC 或 Profile 数据', en: 'The file contains no eUICC or profile rows' },
+  [ErrorCode.EuiccImportInvalid]: { zh: '文件中有 {count} 行有误，未导入任何数据', en: '{count} rows of the file are wrong; nothing was imported' },
   [ErrorCode.ServerError]: { zh: '服务器错误，请稍后重试', en: 'Server error, please retry later' },
 };
 

@@ -375,6 +375,10 @@ export const ErrorCode = {
   ChannelCardBillPeriodOpen: 21316,
   ChannelCardBillNoCards: 21317,
   ResellSyncTooMany: 21330,
+  // stock-in from a file (issue 16; docs/stock.md "Stock in from a file"): 21350-21359
+  StockFileInvalid: 21350,
+  StockFileEmpty: 21351,
+  StockFileMissingColumns: 21352,
   // eUICC profiles (issue 16; docs/euicc.md): 21200-21229
   EuiccTransitionRefused: 21200,
   EuiccEidFormat: 21201,
@@ -389,6 +393,10 @@ export const ErrorCode = {
   EuiccNoActivationCode: 21212,
   EuiccProfileExists: 21213,
   EuiccImportRowInvalid: 21214,
+  // eUICC file import and batches through the card batch engine (issue 16, docs/euicc.md)
+  EuiccImportMissingColumns: 21360,
+  EuiccImportEmpty: 21361,
+  EuiccImportInvalid: 21362,
   ServerError: 20500,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

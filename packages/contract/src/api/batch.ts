@@ -46,10 +46,25 @@ export const BatchType = defineEnum({
   PoolJoin: { value: 7, zh: '加入流量池', en: 'Join pool' },
   PoolLeave: { value: 8, zh: '移出流量池', en: 'Leave pool' },
   Sms: { value: 9, zh: '批量短信', en: 'Batch SMS' },
+  // batches of other modules run by the same engine (docs/batch.md "Batches of other modules"); created on their own
+  // screens, listed on the card batch screen too for whoever may see them
+  StockIn: { value: 20, zh: '库存入库', en: 'Stock in' },
+  StockMatch: { value: 21, zh: '库存配卡', en: 'Stock match' },
+  StockOut: { value: 22, zh: '库存出库', en: 'Stock out' },
+  StockScrap: { value: 23, zh: '库存报废', en: 'Stock scrap' },
+  EuiccDownload: { value: 30, zh: 'eUICC 下载', en: 'eUICC download' },
+  EuiccEnable: { value: 31, zh: 'eUICC 启用', en: 'eUICC enable' },
+  EuiccDisable: { value: 32, zh: 'eUICC 停用', en: 'eUICC disable' },
+  EuiccDelete: { value: 33, zh: 'eUICC 删除', en: 'eUICC delete' },
 });
 /** The pool change types (the pool change screens list these; pool.ts). */
 export const POOL_BATCH_TYPES: readonly number[] = [7, 8];
+/** the highest type created through the card batch screens (validateBatch) */
 export const BATCH_TYPE_MAX = 9;
+/** types created by other modules' screens (stock operations, eUICC profile changes); the engine runs them alike */
+export const MODULE_BATCH_TYPES: readonly number[] = [20, 21, 22, 23, 30, 31, 32, 33];
+/** the highest type a batch list may filter by */
+export const BATCH_TYPE_LIST_MAX = 33;
 export type BatchTypeValue = (typeof BatchType.values)[number];
 
 /** Which permission codes allow which batch type (any one is enough); checked by the server on every call. */
@@ -63,6 +78,15 @@ export const BATCH_TYPE_PERMS: Readonly<Record<number, readonly number[]>> = {
   [BatchType.PoolJoin]: [P.PoolManage],
   [BatchType.PoolLeave]: [P.PoolManage],
   [BatchType.Sms]: [P.BatchSms],
+  // Stock › Stock operations (staff only, checked again by the stock module) and Card › eUICC changes
+  [BatchType.StockIn]: [11030000],
+  [BatchType.StockMatch]: [11030000],
+  [BatchType.StockOut]: [11030000],
+  [BatchType.StockScrap]: [11030000],
+  [BatchType.EuiccDownload]: [2040001],
+  [BatchType.EuiccEnable]: [2040001],
+  [BatchType.EuiccDisable]: [2040001],
+  [BatchType.EuiccDelete]: [2040001],
 };
 
 export const BatchSource = defineEnum({
@@ -245,7 +269,7 @@ export const getBatchPage = endpoint({
   summary: { zh: '批量操作记录（仅本租户，按权限可见的类型）', en: 'Batch operations (own tenant only, the types the caller may run)' },
   body: Obj({
     ...PageParams,
-    types: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: BATCH_TYPE_MAX }), { maxItems: BATCH_TYPE_MAX })),
+    types: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: BATCH_TYPE_LIST_MAX }), { maxItems: BATCH_TYPE_LIST_MAX })),
     /** pool changes: the batches of one pool */
     poolId: Type.Optional(Type.Integer({ minimum: 1 })),
     state: Type.Optional(Type.Integer()),

@@ -75,6 +75,8 @@ export const ProfileFilters = {
   operatorId: Type.Optional(Type.Integer({ minimum: 1, maximum: 99 })),
   /** only profiles a device can still download (bound, occupied, download failed): the activation-code screen */
   downloadable: Type.Optional(Type.Boolean()),
+  /** the profiles of one state-change batch (its valid items): where the batch left them */
+  batchId: Type.Optional(Type.String({ maxLength: 36 })),
 };
 
 export const getProfilePage = endpoint({
@@ -86,19 +88,26 @@ export const getProfilePage = endpoint({
 
 export const CheckRow = Type.Object({ iccid: Type.String(), ok: Type.Boolean(), reasonZh: Nullable(Type.String()), reasonEn: Nullable(Type.String()) });
 
-/** Validation first: what a state change would do to each profile, changing nothing. */
+/**
+ * Validation first: what a state change would do to each profile. Nothing changes on the profiles; the verdicts are
+ * stored as a validated batch of the card batch engine (types 30-33, docs/euicc.md), which `changeState` confirms.
+ */
 export const checkProfiles = endpoint({
-  name: 'core/esim/euicc/check', method: 'POST', auth: 'session', perm: [Perm.CardEuiccNumber], kind: 'query', tag,
-  summary: { zh: '校验 Profile 状态变更', en: 'Check a profile state change' },
+  name: 'core/esim/euicc/check', method: 'POST', auth: 'session', perm: [Perm.CardEuiccNumber], kind: 'mutation', tag,
+  summary: { zh: '校验 Profile 状态变更（生成待确认的批量操作）', en: 'Check a profile state change (a batch awaiting confirmation)' },
   body: Obj({
     iccids: Type.Array(Iccid, { maxItems: EUICC_REQUEST_MAX }),
     /** EuiccAction */
     action: Type.Integer({ minimum: 1, maximum: 13 }),
   }),
   response: Type.Object({
+    /** the validated batch; confirm it with changeState { batchId } */
+    batchId: Type.String(),
     total: Type.Integer(),
     valid: Type.Integer(),
     invalid: Type.Integer(),
+    /** already in the state the action leads to (nothing to do) */
+    already: Type.Integer(),
     /** the ICCIDs that would change */
     validIccids: Type.Array(Type.String()),
     /** the refused ones with the reason (at most 500 shown) */
@@ -106,15 +115,50 @@ export const checkProfiles = endpoint({
   }),
 });
 
-/** Sends the operation for every given profile; all or nothing (any refusal refuses the whole request). */
+/**
+ * Runs a state change through the card batch engine: `batchId` confirms a checked batch (its valid profiles); `iccids`
+ * + `action` (one profile's menu, API clients) checks and confirms at once, refused as a whole when any profile cannot
+ * change. Each item places the operation with the SM-DP+ (the profile shows the in-flight state); the SM-DP+'s answer
+ * or the deadline then moves the profile to its final state.
+ */
 export const changeProfileState = endpoint({
   name: 'core/esim/euicc/changeState', method: 'POST', auth: 'session', perm: [Perm.CardEuiccNumber], kind: 'mutation', tag,
   summary: { zh: '变更 Profile 状态（下载 / 启用 / 停用 / 删除）', en: 'Change profile state (download / enable / disable / delete)' },
   body: Obj({
-    iccids: Type.Array(Iccid, { minItems: 1, maxItems: EUICC_REQUEST_MAX }),
-    action: Type.Integer({ minimum: 1, maximum: 13 }),
+    batchId: Type.Optional(Type.String({ maxLength: 36 })),
+    iccids: Type.Optional(Type.Array(Iccid, { minItems: 1, maxItems: EUICC_REQUEST_MAX })),
+    action: Type.Optional(Type.Integer({ minimum: 1, maximum: 13 })),
   }),
-  response: Type.Object({ accepted: Type.Integer() }),
+  response: Type.Object({ accepted: Type.Integer(), batchId: Type.String() }),
+});
+
+/** A state-change batch: the engine's progress and where its profiles are now (their states, how many still in flight). */
+export const getEuiccBatch = endpoint({
+  name: 'core/esim/euicc/batch', method: 'POST', auth: 'session', perm: [Perm.CardEuicc], kind: 'query', tag,
+  summary: { zh: 'Profile 批量状态变更的进度与结果', en: 'Progress and outcome of a profile state-change batch' },
+  body: Obj({ batchId: Type.String({ maxLength: 36 }) }),
+  response: Type.Object({
+    batchId: Type.String(),
+    /** EuiccAction */
+    action: Type.Integer(),
+    /** BatchState (validated, running, done, cancelled) */
+    state: Type.Integer(),
+    total: Type.Integer(),
+    valid: Type.Integer(),
+    invalid: Type.Integer(),
+    already: Type.Integer(),
+    /** items whose operation was placed with the SM-DP+ */
+    succeeded: Type.Integer(),
+    /** items refused when the batch ran (the profile changed since the check), with the reason on the item */
+    failed: Type.Integer(),
+    processed: Type.Integer(),
+    /** placed profiles still waiting for the SM-DP+ */
+    inFlight: Type.Integer(),
+    /** the placed profiles by their state now */
+    states: Type.Array(Type.Object({ state: Type.Integer(), count: Type.Integer() })),
+    createdAt: Type.String(),
+    finishedAt: Nullable(Type.String()),
+  }),
 });
 
 export const assignEid = endpoint({
@@ -148,6 +192,36 @@ export const batchInsert = endpoint({
     custId: Type.Optional(Type.Integer({ minimum: 1 })),
   }),
   response: Type.Object({ euiccs: Type.Integer(), profiles: Type.Integer() }),
+});
+
+/** The import file (xlsx, csv or txt): one row per eUICC, profile, or profile bound to an eUICC. */
+export const EUICC_IMPORT_COLUMNS = [
+  { key: 'eid', zh: 'EID', en: 'EID', example: '89049032000000000000000000000001' },
+  { key: 'iccid', zh: 'Profile ICCID', en: 'Profile ICCID', example: '89860000000000000001' },
+  { key: 'operator', zh: '运营商', en: 'Operator', example: '中国移动' },
+  { key: 'smdpAddress', zh: 'SM-DP+ 地址', en: 'SM-DP+ address', example: '' },
+] as const;
+export const EUICC_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+export const EUICC_IMPORT_ERRORS_LISTED = 500;
+
+export const importEuiccFile = endpoint({
+  name: 'core/esim/euicc/importFile', method: 'POST', auth: 'session', perm: [Perm.CardEuiccNumber], kind: 'mutation', tag,
+  multipart: { file: 'file', maxBytes: EUICC_IMPORT_MAX_BYTES },
+  summary: {
+    zh: '导入 eUICC 与 Profile 文件（字段 file，xlsx、csv 或 txt）：全部行正确才导入，否则逐行列出错误且不导入任何数据',
+    en: 'Import an eUICC and profile file (field file, xlsx, csv or txt): all rows or nothing; wrong rows are listed and nothing is stored',
+  },
+  /** staff name the customer (custId); a customer imports for itself */
+  body: Obj({ custId: Type.Optional(Type.String({ maxLength: 12 })), remark: Type.Optional(Type.String({ maxLength: 64 })) }),
+  /** a file with wrong rows is refused with 21362, its `data` being { errors: { row, iccid, eid, column, reason }[] (at most 500), errorCount } */
+  response: Type.Object({ euiccs: Type.Integer(), profiles: Type.Integer() }),
+});
+
+export const downloadEuiccTemplate = endpoint({
+  name: 'core/esim/euicc/template', method: 'GET', auth: 'session', perm: [Perm.CardEuiccNumber], kind: 'query', tag, raw: true,
+  summary: { zh: '下载 eUICC 导入模板（xlsx 或 csv，中文或英文表头）', en: 'Download the eUICC import template (xlsx or csv, Chinese or English headers)' },
+  body: Obj({ format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])), templateLang: Type.Optional(Type.Union([Type.Literal('zh'), Type.Literal('en')])) }),
+  response: Type.Null(),
 });
 
 export const QrCode = Type.Object({

@@ -171,6 +171,51 @@ export const validateStockOp = endpoint({
   }),
 });
 
+/** Stock in from a file (xlsx or csv, Chinese or English header): at most STOCK_BATCH_MAX rows, 5 MB. */
+export const STOCK_IN_FILE_MAX_BYTES = 5 * 1024 * 1024;
+export const STOCK_IN_FILE_FIELD = 'file';
+/** wrong rows listed in a refused file's answer (all are counted) */
+export const STOCK_IN_ERRORS_LISTED = 500;
+/** The stock-in file's columns: the codes of each SIM, and its location / balance type when they differ from the form's. */
+export const STOCK_IN_COLUMNS = [
+  { key: 'iccid', zh: 'ICCID', en: 'ICCID', example: '89860020260000000001' },
+  { key: 'imsi', zh: 'IMSI', en: 'IMSI', example: '460002026000001' },
+  { key: 'msisdn', zh: 'MSISDN', en: 'MSISDN', example: '1064920260001' },
+  { key: 'sn', zh: 'SN（双卡/超级 SIM）', en: 'SN (dual / super SIM)', example: '' },
+  { key: 'location', zh: '库位', en: 'Location', example: 'A-01-03' },
+  { key: 'balanceType', zh: '余额类型', en: 'Balance type', example: '后付费' },
+] as const;
+export const STOCK_IN_REQUIRED = ['iccid'] as const;
+
+const OperatorDigits = Type.String({ pattern: '^[0-9]{1,4}$' });
+
+export const validateStockInFile = endpoint({
+  name: 'core/stock/operation/validateFile', method: 'POST', auth: 'session', perm: [StockPerm.Operations], kind: 'mutation', tag,
+  multipart: { file: STOCK_IN_FILE_FIELD, maxBytes: STOCK_IN_FILE_MAX_BYTES },
+  summary: {
+    zh: '校验从文件入库（字段 file 为 xlsx 或 csv；不做任何变更）：格式有误的行逐行列出，整个文件不校验',
+    en: 'Validate a stock-in from a file (field file, xlsx or csv; changes nothing): rows with a wrong format are listed and the file is refused',
+  },
+  /** the form's fields: the operator (required), and the location, balance type and remark of rows that give none */
+  body: Obj({
+    operatorId: Type.Optional(OperatorDigits),
+    location: Type.Optional(Type.String({ maxLength: 64 })),
+    balanceType: Type.Optional(Type.String({ pattern: '^[12]$' })),
+    remark: Type.Optional(Type.String({ maxLength: 64 })),
+  }),
+  /** a file with wrong rows is refused with 21350, its `data` being { errors: { row, iccid, column, reason }[] (at most 500), errorCount } */
+  response: Type.Object({
+    batchId: Type.String(), total: Type.Integer(), valid: Type.Integer(), invalid: Type.Integer(), duplicates: Type.Integer(),
+  }),
+});
+
+export const downloadStockInTemplate = endpoint({
+  name: 'core/stock/operation/template', method: 'GET', auth: 'session', perm: [StockPerm.Operations], kind: 'query', tag, raw: true,
+  summary: { zh: '下载入库模板（xlsx 或 csv，中文或英文表头）', en: 'Download the stock-in template (xlsx or csv, Chinese or English headers)' },
+  body: Obj({ format: Type.Optional(Type.Union([Type.Literal('xlsx'), Type.Literal('csv')])), templateLang: Type.Optional(Type.Union([Type.Literal('zh'), Type.Literal('en')])) }),
+  response: Type.Null(),
+});
+
 export const confirmStockOp = endpoint({
   name: 'core/stock/operation/confirm', method: 'POST', auth: 'session', perm: [StockPerm.Operations], kind: 'mutation', tag,
   summary: { zh: '确认执行库存操作', en: 'Confirm a stock operation' },
@@ -201,6 +246,8 @@ export const StockOp = Type.Object({
   createdAt: Type.String(),
   confirmedAt: Nullable(Type.String()),
   finishedAt: Nullable(Type.String()),
+  /** stock in from a file: its name */
+  fileName: Type.Optional(Nullable(Type.String())),
 });
 
 export const getStockOpPage = endpoint({

@@ -411,6 +411,50 @@ describe.each(backends)('automation rules on %s', (backend) => {
     }
   });
 
+  it("sends a customer rule's webhook to the rule's owner, a staff rule's to the card's customer", async () => {
+    const east = await ownerOf(t, 'subcustomer');
+    expect(east.root_cust_id).toBe(zx.cust_id);
+    const own = await makePlan('AR-HOOK');
+    // a card of the second-level customer, inside the first-level customer's rule (its whole tree)
+    const [c] = await cards(1, east, { plan: own });
+    await q(`update cards set cycle_next_at = now() + interval '1 day', cycle_from = current_date - 1, cycle_to = current_date + 20, cycle_quota_bytes = 10, cycle_used_bytes = 10 where iccid = $1`, [c]);
+    // both customers subscribed, each with its own callback address
+    for (const [o, url] of [[zx, 'http://127.0.0.1:9/owner'], [east, 'http://127.0.0.1:9/east']] as const) {
+      await q(`insert into api_configs (cust_id, root_cust_id, callback_url, event_types) values ($1, $2, $3, $4)
+        on conflict (cust_id) do update set callback_url = excluded.callback_url, event_types = excluded.event_types`,
+      [o.cust_id, o.root_cust_id, url, `{${WebhookEventType.AutomationAlarm}}`]);
+    }
+    const mine = await live({ ruleType: Type.DataUsage, threshold: 100, scopePlanId: own }, enterprise);
+    const staff = await live({ ruleType: Type.DataUsage, threshold: 100, scopePlanId: own });
+    await runRules(engine, [mine, staff], new Date());
+    await q('update autorule_deliveries set next_at = now() + interval \'1 day\' where rule_id <> all($1)', [[mine, staff]]);
+    await dispatchDeliveries(t.deps.db, notifiersFor(t.deps.db));
+    const sent = await q<{ rule_id: number; state: number; cust_id: number; url: string; payload: { custId: number; iccid: string } }>(`
+      select d.rule_id, d.state, e.cust_id, w.url, e.payload from autorule_deliveries d
+      join webhook_deliveries w on w.delivery_id = d.channel_ref::bigint join webhook_events e on e.event_id = w.event_id
+      where d.rule_id = any($1) and d.iccid = $2 order by d.rule_id`, [[mine, staff], c]);
+    expect(sent.map((r) => [Number(r.rule_id), Number(r.state), Number(r.cust_id), r.url])).toEqual([
+      [mine, DState.Sent, zx.cust_id, 'http://127.0.0.1:9/owner'],
+      [staff, DState.Sent, east.cust_id, 'http://127.0.0.1:9/east'],
+    ]);
+    // the payload still names the card's customer
+    expect(sent.map((r) => r.payload)).toMatchObject([{ iccid: c, custId: east.cust_id }, { iccid: c, custId: east.cust_id }]);
+
+    // the rule's owner without a callback address: failed with that reason, even though the card's customer has one
+    const [c2] = await cards(1, east, { plan: own });
+    await q(`update cards set cycle_next_at = now() + interval '1 day', cycle_from = current_date - 1, cycle_to = current_date + 20, cycle_quota_bytes = 10, cycle_used_bytes = 10 where iccid = $1`, [c2]);
+    await q('delete from api_configs where cust_id = $1', [zx.cust_id]);
+    await runRules(engine, [mine], new Date());
+    await q('update autorule_deliveries set next_at = now() + interval \'1 day\' where rule_id <> $1', [mine]);
+    await dispatchDeliveries(t.deps.db, notifiersFor(t.deps.db));
+    const [a2] = await q<{ alarm_id: number }>('select alarm_id from autorule_alarm_cards where rule_id = $1 and iccid = $2', [mine, c2]);
+    for (const [lang, text] of [['en', "the rule's customer has no callback address"], ['zh', '规则所属客户没有设置回调地址']] as const) {
+      const r = await t.call(`${A}getActionRecords`, { alarmId: Number(a2.alarm_id), iccid: c2 }, { token: enterprise, lang });
+      expect(r.body.data.list).toMatchObject([{ iccid: c2, channel: Channel.Webhook, state: DState.Failed, lastError: text }]);
+    }
+    await q('delete from api_configs where cust_id = $1', [east.cust_id]);
+  });
+
   it('keeps every endpoint to its tenant: a customer rule sees only its cards', async () => {
     const own = await makePlan('AR-TEN');
     const [zxCard] = await cards(1, zx, { plan: own });

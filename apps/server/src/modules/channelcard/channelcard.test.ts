@@ -1,6 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { CardState, ChannelCardState, ErrorCode, Operator, businessToday, channelcard as api } from '@lynx/contract';
-import { backends, iccidsOf, insertCards, multipart, ownerOf, startTestApp, type Owner, type TestApp } from '../../../test/harness.ts';
+import { describe, it, expect, beforeAll } from 'vitest';
+import { CardState, ChannelCardState, ErrorCode, ExportFormat, Operator, businessToday, channelcard as api } from '@lynx/contract';
+import { backends, iccidsOf, insertCards, type TestApp } from '../../../test/harness.ts';
+import { csvFile as csv, moduleSuite } from '../../../test/module-suite.ts';
 import { checkChannelCardRows } from './import.ts';
 
 /**
@@ -11,7 +12,6 @@ import { checkChannelCardRows } from './import.ts';
 const C = 'core/sim/channelSim/';
 const L = 'core/sim/channelCard/';
 const B = 'core/finance/channelCardBill/';
-const csv = (lines: string[]) => Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`);
 const HEADER = 'ICCID,Channel,Monthly cost (CNY)';
 const HEADER_ZH = 'ICCID,渠道,月成本(元)';
 
@@ -40,32 +40,19 @@ describe('import rows on their own', () => {
 });
 
 describe.each(backends)('channel cards on %s', (backend) => {
+  const s = moduleSuite(backend);
+  const { tok, own, q, call, ok } = s;
   let t: TestApp;
-  const tok: Record<string, string> = {};
-  const own: Record<string, Owner> = {};
-  const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.sql.query<T>(text, params);
-  const call = (path: string, body: object, who: string, lang: 'zh' | 'en' = 'en') => t.call(path, body, { token: tok[who], lang });
-  const ok = async (path: string, body: object, who: string) => {
-    const r = await call(path, body, who);
-    expect(r.body.errorCode, r.body.msg).toBeNull();
-    return r.body.data;
-  };
-  const upload = async (who: string, file: Buffer, lang: 'zh' | 'en' = 'en', salesOrder = 'SOTEST0001') => {
-    const m = multipart([{ name: 'salesOrder', value: salesOrder }, { name: 'file', filename: 'cards.csv', type: 'text/csv', data: file }]);
-    const res = await t.app.inject({ method: 'POST', url: `/api/cmp/${C}insert?ts=1&lang=${lang}`, payload: m.payload, headers: { ...m.headers, authorization: tok[who] } });
-    return res.json();
-  };
+  const upload = (who: string, file: Buffer, lang: 'zh' | 'en' = 'en', salesOrder = 'SOTEST0001') =>
+    s.upload(`${C}insert`, who, file, { lang, name: 'cards.csv', fields: { salesOrder } });
   const chan = iccidsOf('8986002063', 1, 3);
   const ent = iccidsOf('8986002064', 1, 2);
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { rateLimitPerToken: 1_000_000, rateLimitPerIp: 1_000_000 }, { jobs: false });
-    for (const who of ['admin', 'enterprise', 'channel']) tok[who] = await t.login(who);
-    for (const who of ['enterprise', 'channel']) own[who] = await ownerOf(t, who);
+    t = s.t;
     await insertCards(t, chan, { state: CardState.Activated, owner: own.channel, operatorId: Operator.ChinaMobile });
     await insertCards(t, ent, { state: CardState.Activated, owner: own.enterprise, operatorId: Operator.ChinaMobile });
   });
-  afterAll(async () => { await t?.stop(); });
 
   it('imports all or nothing: every wrong row listed in the reader\'s language, nothing stored; staff only; over 10,000 refused', async () => {
     const bad = await upload('admin', csv([
@@ -134,6 +121,29 @@ describe.each(backends)('channel cards on %s', (backend) => {
     for (const path of [`${L}getPage`, `${C}getImportPage`, `${B}getPage`]) expect((await call(path, {}, 'enterprise')).body.errorCode).not.toBeNull();
     expect((await call(`${L}changeState`, { id: entCard.id, state: 2 }, 'channel')).body.errorCode).not.toBeNull();
     expect(await ok(`${L}channelNames`, {}, 'channel')).toEqual(expect.arrayContaining(['Test channel A', 'Test channel B']));
+  });
+
+  it('exports the card list with its filters and the viewer\'s tenant, headers in the reader\'s language', async () => {
+    const exportCsv = async (who: string, filters: Record<string, unknown>, lang: 'zh' | 'en') => {
+      const created = await call('core/downloadTask/createExport', { source: `${L}getPage`, filters, format: ExportFormat.Csv }, who, lang);
+      expect(created.body.errorCode, created.body.msg).toBeNull();
+      expect(created.body.data.direct).toBe(true);
+      const file = await t.app.inject({ method: 'GET', url: `/api/cmp/core/downloadTask/download?taskId=${created.body.data.taskId}`, headers: { authorization: tok[who] } });
+      expect(file.statusCode).toBe(200);
+      return file.body.replace(/^\ufeff/, '').trim().split(/\r?\n/);
+    };
+    const en = await exportCsv('admin', { channelName: 'Test channel A' }, 'en');
+    expect(en[0]).toBe('ICCID,MSISDN,Operator,Channel,Sales order,Monthly cost (CNY),Channel card state,Stopped at (UTC+8),Card state,Customer,Imported at (UTC+8)');
+    expect(en).toHaveLength(5);
+    expect(en.find((l) => l.startsWith(chan[0]))).toMatch(/,Test channel A,SOTEST0001,3\.50,In use,,Activated,/);
+    // the channel customer's export holds its own cards only; Chinese headers and labels
+    const zh = await exportCsv('channel', { channelName: 'Test channel A' }, 'zh');
+    expect(zh[0]).toBe('ICCID,MSISDN,运营商,渠道,销售订单号,月成本(元),渠道卡状态,停用时间 (UTC+8),卡状态,客户,导入时间 (UTC+8)');
+    expect(zh.slice(1).map((l) => l.split(',')[0]).sort()).toEqual([chan[0], chan[1]]);
+    expect(zh.find((l) => l.startsWith(chan[0]))).toContain(',使用中,');
+    // a filter of the list narrows the file; without the page permission there is no export
+    expect(await exportCsv('admin', { iccid: chan[0] }, 'en')).toHaveLength(2);
+    expect((await call('core/downloadTask/createExport', { source: `${L}getPage`, filters: {}, format: ExportFormat.Csv }, 'enterprise')).body.errorCode).toBe(ErrorCode.PermissionDenied);
   });
 
   it('stops a card (audited, not billed from the next month), generates bills per customer, refuses twice and open months', async () => {

@@ -46,9 +46,9 @@ export async function seedDemoChannelCards(ex: Executor, c: { huadian: Cust; zhi
   for (const [i, k] of resold.entries()) {
     const state = [ResellSyncState.Listed, ResellSyncState.Sold, ResellSyncState.NotSynced, ResellSyncState.Failed, ResellSyncState.Delisted, ResellSyncState.NotSynced][i];
     const platformState = { [ResellSyncState.Listed]: 'ON_SALE', [ResellSyncState.Sold]: 'SOLD', [ResellSyncState.Delisted]: 'OFF_SHELF' }[state as 1 | 2 | 3] ?? null;
-    await ex.execute(sql`insert into resell_cards (iccid, platform_code, external_id, platform_state, sync_state, last_sync_at, last_error, cust_id, root_cust_id)
+    await ex.execute(sql`insert into resell_cards (iccid, platform_code, external_id, platform_state, sync_state, last_sync_at, last_error, last_error_zh, cust_id, root_cust_id)
       values (${k.iccid}, 'XIANYU-IOT', ${state === ResellSyncState.Failed ? `X${k.iccid.slice(-8)}` : `L${k.iccid.slice(-10)}`}, ${platformState}, ${state},
-        ${state === ResellSyncState.NotSynced ? null : sql`now() - interval '2 hours'`}, ${state === ResellSyncState.Failed ? 'NOT_FOUND: no such listing' : null},
-        ${k.cust_id}, ${k.root_cust_id})`);
+        ${state === ResellSyncState.NotSynced ? null : sql`now() - interval '2 hours'`}, ${state === ResellSyncState.Failed ? 'The resale platform answered: NOT_FOUND: no such listing' : null},
+        ${state === ResellSyncState.Failed ? '转售平台答复：NOT_FOUND: no such listing' : null}, ${k.cust_id}, ${k.root_cust_id})`);
   }
 }

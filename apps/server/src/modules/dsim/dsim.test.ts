@@ -1,9 +1,13 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { CardState, DsimRuleType, DsimSwitchReason, DsimSwitchState, ErrorCode, Operator, dsim as api } from '@lynx/contract';
-import { backends, iccidsOf, insertCards, multipart, ownerOf, startTestApp, type Owner, type TestApp } from '../../../test/harness.ts';
+import { backends, iccidsOf, insertCards, type TestApp } from '../../../test/harness.ts';
+import { csvFile as csv, moduleSuite } from '../../../test/module-suite.ts';
 import { superSimGateway } from '../../operators/registry.ts';
 import { setSuperSimFaults } from '../../operators/simulator-supersim.ts';
 import { checkDsimRows } from './import.ts';
+import { simulateUsage } from '../../operators/simulator-usage.ts';
+import { barringOf, servicePeriods, type FeedCard } from '../usage/usage-feed.ts';
+import { usageOperators } from '../usage/usage-plans.ts';
 import { noSessionCandidates, runStrategies, runStrategiesAfterFeed, sweepOpenSwitches } from './switching.ts';
 
 /**
@@ -17,7 +21,6 @@ const CU = Operator.ChinaUnicom;
 const CT = Operator.ChinaTelecom;
 const D = 'core/sim/dsimStrategy/';
 const I = 'core/sim/dsimImport/';
-const csv = (lines: string[]) => Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`);
 const HEADER = 'SN,China Mobile ICCID,China Unicom ICCID,China Telecom ICCID,Initial operator,Supplier card';
 
 describe('import rows on their own', () => {
@@ -46,37 +49,23 @@ describe('import rows on their own', () => {
 });
 
 describe.each(backends)('super SIMs on %s', (backend) => {
+  const s = moduleSuite(backend);
+  const { own, q, call, ok } = s;
   let t: TestApp;
-  const tok: Record<string, string> = {};
-  const own: Record<string, Owner> = {};
-  const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.sql.query<T>(text, params);
-  const call = (path: string, body: object, who: string, lang: 'zh' | 'en' = 'en') => t.call(path, body, { token: tok[who], lang });
-  const ok = async (path: string, body: object, who: string) => {
-    const r = await call(path, body, who);
-    expect(r.body.errorCode, r.body.msg).toBeNull();
-    return r.body.data;
-  };
-  const upload = async (who: string, file: Buffer, lang: 'zh' | 'en' = 'en', name = 'dsims.csv') => {
-    const m = multipart([{ name: 'file', filename: name, type: 'text/csv', data: file }]);
-    const res = await t.app.inject({ method: 'POST', url: `/api/cmp/${I}insert?ts=1&lang=${lang}`, payload: m.payload, headers: { ...m.headers, authorization: tok[who] } });
-    return res.json();
-  };
+  const upload = (who: string, file: Buffer, lang: 'zh' | 'en' = 'en', name = 'dsims.csv') => s.upload(`${I}insert`, who, file, { lang, name });
   // enterprise: 4 super SIMs of three profiles each; the channel customer: one
   const ent = { cm: iccidsOf('8986002061', 1, 4), cu: iccidsOf('8986012061', 1, 4), ct: iccidsOf('8986032061', 1, 4) };
   const chan = { cm: iccidsOf('8986002062', 1, 1), cu: iccidsOf('8986012062', 1, 1) };
   const SN = ['TSN0000001', 'TSN0000002', 'TSN0000003', 'TSN0000004'];
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { rateLimitPerToken: 1_000_000, rateLimitPerIp: 1_000_000 }, { jobs: false });
-    for (const who of ['admin', 'enterprise', 'channel', 'subcustomer']) tok[who] = await t.login(who);
-    for (const who of ['enterprise', 'channel', 'subcustomer']) own[who] = await ownerOf(t, who);
+    t = s.t;
     await insertCards(t, ent.cm, { state: CardState.Activated, owner: own.enterprise, operatorId: CM });
     await insertCards(t, ent.cu, { state: CardState.Activated, owner: own.enterprise, operatorId: CU });
     await insertCards(t, ent.ct, { state: CardState.Activated, owner: own.enterprise, operatorId: CT });
     await insertCards(t, chan.cm, { state: CardState.Activated, owner: own.channel, operatorId: CM });
     await insertCards(t, chan.cu, { state: CardState.Deactivated, owner: own.channel, operatorId: CU });
   });
-  afterAll(async () => { await t?.stop(); });
   afterEach(() => setSuperSimFaults({}));
 
   it('imports all or nothing: every wrong row listed, nothing stored; staff only; over 10,000 refused', async () => {
@@ -258,6 +247,49 @@ describe.each(backends)('super SIMs on %s', (backend) => {
     expect((await runStrategiesAfterFeed(db, gw, now)).ran).toBe(true);
     expect((await runStrategiesAfterFeed(db, gw, now)).ran).toBe(false);
     await q('update dsims set strategy_id = null where sn = any($1)', [[SN[2], SN[3]]]);
+  });
+
+  it('gives sessions and usage only to the member of the current operator, and to the new one after a switch', async () => {
+    const db = t.deps.db;
+    // SN[1]: China Mobile until a confirmed switch to China Unicom in the middle of the window; China Telecom never
+    const now = Date.now();
+    const since = new Date(now - 2 * 86_400_000);
+    const mid = new Date(now - 86_400_000);
+    const to = new Date(now);
+    await q('delete from dsim_switches where sn = $1', [SN[1]]);
+    await q('update dsims set current_operator_id = $1, created_at = $2 where sn = $3', [CU, new Date(since.getTime() - 86_400_000), SN[1]]);
+    await q(`insert into dsim_switches (sn, from_operator_id, to_operator_id, reason, state, actor, requested_at, done_at)
+      values ($1, $2, $3, $4, $5, 'test', $6, $6)`, [SN[1], CM, CU, DsimSwitchReason.Manual, DsimSwitchState.Succeeded, mid]);
+    // an ordinary card beside them keeps its whole service
+    const members = [ent.cm[1], ent.cu[1], ent.ct[1], chan.cm[0]];
+    const chunk = (await q<{ iccid: string; state: number; operator_id: number }>('select iccid, state, operator_id from cards where iccid = any($1) order by iccid', [members]))
+      .map((c): FeedCard => ({
+        iccid: c.iccid, msisdn: null, state: Number(c.state), operatorId: Number(c.operator_id), custId: null, rootCustId: null, goodsReleaseId: null, online: false,
+        cycleStartAt: null, cycleEndAt: null, updatedAt: new Date(0), poolId: null, poolJoinedAt: null,
+      }) as FeedCard);
+    const bars = await barringOf(db, chunk, new Map(), await usageOperators(db), since, to);
+    const periods = await servicePeriods(db, chunk, bars, since, to);
+    expect(periods.get(ent.cm[1])).toEqual([{ from: since, to: mid, test: false }]);
+    expect(periods.get(ent.cu[1])).toEqual([{ from: mid, to: null, test: false }]);
+    expect(periods.get(ent.ct[1])).toBeUndefined();
+    expect(periods.get(chan.cm[0])).toEqual([{ from: since, to: null, test: false }]);
+    const report = simulateUsage({
+      cards: [...periods].map(([iccid, service]) => ({ iccid, msisdn: null, operatorId: chunk.find((c) => c.iccid === iccid)!.operatorId, service, apn: 'x', networkTypes: [] })),
+      from: since, to,
+    });
+    const sessions = (iccid: string) => report.sessions.filter((s) => s.iccid === iccid);
+    expect(sessions(ent.ct[1])).toEqual([]);
+    expect(sessions(ent.cm[1]).every((s) => s.startedAt < mid)).toBe(true);
+    expect(sessions(ent.cu[1]).every((s) => s.startedAt >= mid)).toBe(true);
+    expect(sessions(ent.cm[1]).length + sessions(ent.cu[1]).length).toBeGreaterThan(0);
+    // a window that ends before the switch: the switch's origin was in use (whatever the window, the same answer)
+    const early = await servicePeriods(db, chunk, await barringOf(db, chunk, new Map(), await usageOperators(db), since, new Date(mid.getTime() - 3_600_000)), since,
+      new Date(mid.getTime() - 3_600_000));
+    expect([early.has(ent.cm[1]), early.has(ent.cu[1]), early.has(ent.ct[1])]).toEqual([true, false, false]);
+    // before the first switch of the window the operator is the switch's origin; with no switch, the current one
+    await q('delete from dsim_switches where sn = $1', [SN[1]]);
+    const still = await servicePeriods(db, chunk, await barringOf(db, chunk, new Map(), await usageOperators(db), since, to), since, to);
+    expect([still.has(ent.cm[1]), still.has(ent.cu[1]), still.has(ent.ct[1])]).toEqual([false, true, false]);
   });
 
   it('keeps every endpoint to the viewer\'s tenant and the page codes', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { CardState, DsimRuleType, DsimSwitchReason, DsimSwitchState, Operator } from '@lynx/contract';
 import type { Executor } from '../../db/client.ts';
 import { exec } from './switching.ts';
+import { demoUsageStart } from '../usage/usage-feed.ts';
 
 /**
  * Demo super SIMs (docs/super-sim.md): up to four of the customer's own activated cards per operator become the
@@ -25,8 +26,10 @@ export async function seedDemoDsims(ex: Executor, cust: { custId: number; rootCu
   for (let i = 0; i < count; i++) {
     const sn = `ZX2026SS${String(i + 1).padStart(4, '0')}`;
     const members = ops.map((op) => ({ op, iccid: byOp.get(op)![i] })).filter((m) => m.iccid);
-    await ex.execute(sql`insert into dsims (sn, is_supplier, cust_id, root_cust_id, current_operator_id, strategy_id)
-      values (${sn}, ${i === 3}, ${cust.custId}, ${cust.rootCustId}, ${i === 1 ? Operator.ChinaUnicom : Operator.ChinaMobile}, ${i === 0 ? s.strategy_id : null})`);
+    // in place since the demo's usage month begins, so the usage feed gives that month to the current profile only
+    await ex.execute(sql`insert into dsims (sn, is_supplier, cust_id, root_cust_id, current_operator_id, strategy_id, created_at)
+      values (${sn}, ${i === 3}, ${cust.custId}, ${cust.rootCustId}, ${i === 1 ? Operator.ChinaUnicom : Operator.ChinaMobile}, ${i === 0 ? s.strategy_id : null},
+        ${demoUsageStart().toISOString()}::timestamptz)`);
     for (const m of members) await ex.execute(sql`insert into dsim_members (sn, operator_id, iccid) values (${sn}, ${m.op}, ${m.iccid})`);
     if (i === 1) {
       await ex.execute(sql`insert into dsim_switches (sn, from_operator_id, to_operator_id, reason, state, request_id, actor, requested_at, done_at)

@@ -1,8 +1,8 @@
-// Pending eUICC operations (docs/euicc.md). A person's download / enable / disable / delete is written on the profile
-// row itself (op_id, op_action, op_deadline) in the request's transaction, so the database is the one durable record
-// of what is in flight. The pg-boss job `euicc-dispatch` then sends the unsent operations to the SM-DP+ a chunk at a
-// time (FOR UPDATE SKIP LOCKED, the op_id as the idempotency key, so a chunk redone after a crash sends the same ids
-// and the SM-DP+ does nothing twice); the SM-DP+'s answers move the profiles set-based; an operation past its deadline
+// Pending eUICC operations (docs/euicc.md). A download / enable / disable / delete is a batch of the card batch engine
+// whose job places the operation on the profile row itself (op_id, op_action, op_deadline; batch.ts), so the database
+// is the one durable record of what is in flight. The pg-boss job `euicc-dispatch` then sends the unsent operations
+// to the SM-DP+ a chunk at a time (FOR UPDATE SKIP LOCKED, the op_id as the idempotency key, so a chunk redone
+// after a crash sends the same ids and the SM-DP+ does nothing twice); the SM-DP+'s answers move the profiles set-based; an operation past its deadline
 // ends in its failed state with the reason "no answer". A restart loses nothing: unsent rows are sent by the next
 // dispatch (the per-minute sweep queues one), unanswered ones time out.
 import { sql, type SQL } from 'drizzle-orm';

@@ -1,6 +1,8 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { CardState, ErrorCode, EuiccAction, EuiccProfileState as S, Operator, errorMessage } from '@lynx/contract';
-import { backends, ownerOf, startTestApp, waitFor, type Owner, type TestApp } from '../../../test/harness.ts';
+import ExcelJS from 'exceljs';
+import { CardState, ErrorCode, EuiccAction, EuiccProfileState as S, ExportFormat, Operator, batch, errorMessage } from '@lynx/contract';
+import { backends, multipart, ownerOf, startTestApp, waitFor, type Owner, type TestApp } from '../../../test/harness.ts';
+import { BatchRunner } from '../card/batch/runner.ts';
 import { euiccEngineOf } from './routes.ts';
 import type { SmdpSimulator } from '../../operators/esim/simulator.ts';
 
@@ -24,6 +26,12 @@ describe.each(backends)('eUICC on %s', (backend) => {
     const r = await call(name, body, who);
     expect(r.body.errorCode, r.body.msg).toBeNull();
     return r.body.data;
+  };
+  /** a state change through the engine, back once its batch has placed the operations (the SM-DP+ answers later) */
+  const change = async (body: object, who: string) => {
+    const r = await ok('changeState', body, who);
+    await waitFor(async () => (await ok('batch', { batchId: r.batchId }, who)).state === batch.BatchState.Done, 15_000, 25);
+    return r;
   };
   const stateOf = async (i: string) => (await q<{ state: number; reason_zh: string | null; reason_en: string | null; op_id: string | null; eid: string | null }>(
     'select state, reason_zh, reason_en, op_id, eid from euicc_profiles where iccid = $1', [i]))[0];
@@ -78,20 +86,24 @@ describe.each(backends)('eUICC on %s', (backend) => {
     expect(sim.calls.filter((c) => c.iccid === iccid(1)).map((c) => c.call)).toEqual(['downloadOrder', 'confirmOrder']);
     expect((await q('select euicc, eid from cards where iccid = $1', [iccid(1)]))[0]).toEqual({ euicc: true, eid: eid(1) });
 
-    await ok('changeState', { iccids: [iccid(1)], action: EuiccAction.Download }, 'enterprise');
+    await change({ iccids: [iccid(1)], action: EuiccAction.Download }, 'enterprise');
     await settled(iccid(1), S.Downloaded);
-    await ok('changeState', { iccids: [iccid(1)], action: EuiccAction.Enable }, 'enterprise');
-    expect([S.Enable, S.Enabled]).toContain((await stateOf(iccid(1))).state);
+    const one = await change({ iccids: [iccid(1)], action: EuiccAction.Enable }, 'enterprise');
+    expect(one).toMatchObject({ accepted: 1, batchId: expect.any(String) });
     await settled(iccid(1), S.Enabled);
+    // even one profile's change is a batch of the card batch engine, done with its item succeeded
+    expect((await q<{ type: number; state: number; status: number }>(
+      'select b.type, b.state, i.status from card_batches b join card_batch_items i using (batch_id) where b.batch_id = $1', [one.batchId]))[0])
+      .toEqual({ type: batch.BatchType.EuiccEnable, state: batch.BatchState.Done, status: batch.BatchItemStatus.Succeeded });
     // an enabled profile cannot be deleted: refused in both languages, nothing changes
     for (const lang of ['zh', 'en'] as const) {
       const r = await call('changeState', { iccids: [iccid(1)], action: EuiccAction.Delete }, 'enterprise', lang);
       expect(r.body.errorCode).toBe(ErrorCode.EuiccTransitionRefused);
       expect(r.body.msg).toContain(S.label(S.Enabled, lang));
     }
-    await ok('changeState', { iccids: [iccid(1)], action: EuiccAction.Disable }, 'enterprise');
+    await change({ iccids: [iccid(1)], action: EuiccAction.Disable }, 'enterprise');
     await settled(iccid(1), S.Disabled);
-    await ok('changeState', { iccids: [iccid(1)], action: EuiccAction.Delete }, 'enterprise');
+    await change({ iccids: [iccid(1)], action: EuiccAction.Delete }, 'enterprise');
     const gone = await settled(iccid(1), S.Unbound);
     expect(gone.eid).toBeNull();
     expect((await q('select eid from cards where iccid = $1', [iccid(1)]))[0].eid).toBeNull();
@@ -102,7 +114,7 @@ describe.each(backends)('eUICC on %s', (backend) => {
   it('refuses a transition the table does not allow, and the whole request with it', async () => {
     await ok('assignEid', { iccid: iccid(4), eid: eid(1) }, 'enterprise');
     const check = await ok('check', { iccids: [iccid(4), iccid(5), '89860000000000009999'], action: EuiccAction.Download }, 'enterprise');
-    expect(check).toMatchObject({ total: 3, valid: 1, invalid: 2, validIccids: [iccid(4)] });
+    expect(check).toMatchObject({ total: 3, valid: 1, invalid: 2, already: 0, validIccids: [iccid(4)], batchId: expect.any(String) });
     expect(check.refused.map((r: { reasonEn: string }) => r.reasonEn)).toEqual([
       errorMessage(ErrorCode.EuiccTransitionRefused, 'en', { iccid: iccid(5), stateZh: '', stateEn: 'Unbound', actionZh: '', actionEn: 'download' }),
       errorMessage(ErrorCode.EuiccProfileNotFound, 'en', { iccid: '89860000000000009999' }),
@@ -114,24 +126,24 @@ describe.each(backends)('eUICC on %s', (backend) => {
 
   it('ends an unanswered download in "download failed" with the reason, and an SM-DP+ error with its reason', async () => {
     sim.inject(iccid(4), { mode: 'silent', kind: 'download', times: 1 });
-    await ok('changeState', { iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
-    expect((await stateOf(iccid(4))).state).toBe(S.Downloading);
+    await change({ iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
+    await waitFor(async () => (await stateOf(iccid(4))).state === S.Downloading, 15_000, 50);
     const failed = await settled(iccid(4), S.DownloadFailed);
     expect(failed.reason_en).toBe(errorMessage(ErrorCode.EuiccNoAnswer, 'en', { seconds: 1 }));
 
     sim.inject(iccid(4), { mode: 'error', reason: 'eUICC memory full (8.2.5)', times: 1 });
-    await ok('changeState', { iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
+    await change({ iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
     expect((await settled(iccid(4), S.DownloadFailed)).reason_en).toContain('eUICC memory full (8.2.5)');
 
     sim.inject(iccid(4), { mode: 'refuse', reason: 'profile not released', times: 1 });
-    await ok('changeState', { iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
+    await change({ iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
     expect((await settled(iccid(4), S.DownloadFailed)).reason_en).toContain('profile not released');
 
     // retried, it works; an unanswered enable ends in "enable failed"
-    await ok('changeState', { iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
+    await change({ iccids: [iccid(4)], action: EuiccAction.Download }, 'enterprise');
     await settled(iccid(4), S.Downloaded);
     sim.inject(iccid(4), { mode: 'silent', kind: 'enable', times: 1 });
-    await ok('changeState', { iccids: [iccid(4)], action: EuiccAction.Enable }, 'enterprise');
+    await change({ iccids: [iccid(4)], action: EuiccAction.Enable }, 'enterprise');
     expect((await settled(iccid(4), S.EnableFailed)).reason_zh).toBe(errorMessage(ErrorCode.EuiccNoAnswer, 'zh', { seconds: 1 }));
   });
 
@@ -202,10 +214,139 @@ describe.each(backends)('eUICC on %s', (backend) => {
 
   it('deletes a bound profile (the order cancelled at the SM-DP+): unbound again, EID cleared, ready for another eUICC', async () => {
     expect((await stateOf(iccid(8))).state).toBe(S.Bound);
-    await ok('changeState', { iccids: [iccid(8)], action: EuiccAction.Delete }, 'enterprise');
+    await change({ iccids: [iccid(8)], action: EuiccAction.Delete }, 'enterprise');
     const r = await settled(iccid(8), S.Unbound);
     expect(r.eid).toBeNull();
     expect((await q('select eid from cards where iccid = $1', [iccid(8)]))[0].eid).toBeNull();
     expect((await ok('assignEid', { iccid: iccid(8), eid: eid(1) }, 'enterprise')).state).toBe(S.Bound);
+  });
+  const upload = async (who: string, file: Buffer, name: string, lang: 'zh' | 'en' = 'en', fields: Record<string, string> = {}) => {
+    const m = multipart([...Object.entries(fields).map(([n, value]) => ({ name: n, value })), { name: 'file', filename: name, type: 'application/octet-stream', data: file }]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/cmp/${API}importFile?ts=1&lang=${lang}`, payload: m.payload, headers: { ...m.headers, authorization: tok[who] } });
+    return res.json();
+  };
+  const xlsx = async (rows: string[][]) => {
+    const wb = new ExcelJS.Workbook();
+    const ws = wb.addWorksheet('s');
+    for (const r of rows) ws.addRow(r);
+    return Buffer.from(await wb.xlsx.writeBuffer());
+  };
+  const batchOf = (batchId: string, who = 'enterprise') => ok('batch', { batchId }, who);
+
+  it('imports an xlsx file (Chinese headers, operator names) and a txt file; wrong rows listed in both languages, nothing stored', async () => {
+    const good = await xlsx([['EID', 'Profile ICCID', '运营商', 'SM-DP+ 地址'], [eid(60), '', '', ''], [eid(60), iccid(60), '中国联通', ''], ['', iccid(61), '3', '']]);
+    expect(await upload('enterprise', good, 'euicc.xlsx')).toMatchObject({ success: true, data: { euiccs: 1, profiles: 2 } });
+    expect(await stateOf(iccid(60))).toMatchObject({ state: S.Bound, eid: eid(60) });
+    expect((await stateOf(iccid(61))).state).toBe(S.Unbound);
+    const txt = Buffer.from(`eid,iccid,operator\n${eid(62)},,\n,${iccid(62)},China Mobile\n`);
+    expect((await upload('enterprise', txt, 'euicc.txt')).data).toEqual({ euiccs: 1, profiles: 1 });
+    for (const lang of ['zh', 'en'] as const) {
+      const bad = await xlsx([['EID', 'ICCID', 'Operator'], ['123', '', ''], ['', iccid(63), 'Vodafone'], ['', '', '']]);
+      const r = await upload('enterprise', bad, 'bad.xlsx', lang);
+      expect(r.errorCode).toBe(ErrorCode.EuiccImportInvalid);
+      expect(r.msg).toBe(errorMessage(ErrorCode.EuiccImportInvalid, lang, { count: 2 }));
+      expect(r.data.errors.map((e: { row: number; column: string }) => [e.row, e.column])).toEqual([[2, 'EID'], [3, lang === 'zh' ? '运营商' : 'Operator']]);
+    }
+    expect(await q('select 1 from euicc_profiles where iccid = $1', [iccid(63)])).toHaveLength(0);
+    // not an eUICC file; the bilingual templates
+    expect((await upload('enterprise', await xlsx([['SN'], ['x']]), 'x.xlsx')).errorCode).toBe(ErrorCode.EuiccImportMissingColumns);
+    for (const [lang, head] of [['zh', '运营商'], ['en', 'Operator']] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/cmp/${API}template?ts=1&format=csv&templateLang=${lang}`, headers: { authorization: tok.enterprise } });
+      expect(res.body).toContain(head);
+    }
+  });
+
+  it('runs a batch state change through the card batch engine: verdicts, progress, placed profiles end in their final state', async () => {
+    // three bound profiles to download, one downloaded already (already), one unbound (invalid), one unknown (invalid)
+    const ids = [70, 71, 72, 73, 74].map(iccid);
+    await ok('batchInsert', { rows: [...ids.map((i) => ({ iccid: i, operatorId: 1 }))] }, 'enterprise');
+    await ok('batchAssignEid', { pairs: ids.slice(0, 4).map((i) => ({ iccid: i, eid: eid(60) })) }, 'enterprise');
+    await change({ iccids: [ids[3]], action: EuiccAction.Download }, 'enterprise');
+    await settled(ids[3], S.Downloaded);
+    const check = await ok('check', { iccids: [...ids, iccid(9999)], action: EuiccAction.Download }, 'enterprise');
+    expect(check).toMatchObject({ total: 6, valid: 3, invalid: 2, already: 1 });
+    expect((await stateOf(ids[0])).op_id).toBeNull();
+    const v = await batchOf(check.batchId);
+    expect(v).toMatchObject({ state: batch.BatchState.Validated, action: EuiccAction.Download, valid: 3, invalid: 2, already: 1, succeeded: 0 });
+    // a profile that changes after the check fails when the batch runs, with the reason
+    await change({ iccids: [ids[2]], action: EuiccAction.Delete }, 'enterprise');
+    await settled(ids[2], S.Unbound);
+    const run = await change({ batchId: check.batchId }, 'enterprise');
+    expect(run).toEqual({ accepted: 3, batchId: check.batchId });
+    const done = await waitFor(async () => {
+      const b = await batchOf(check.batchId);
+      return b.state === batch.BatchState.Done && b.inFlight === 0 ? b : null;
+    }, 15_000, 100);
+    expect(done).toMatchObject({ succeeded: 2, failed: 1, processed: 3, states: [{ state: S.Downloaded, count: 2 }] });
+    const items = await q<{ iccid: string; status: number; error_en: string | null }>(
+      'select iccid, status, error_en from card_batch_items where batch_id = $1 and verdict = $2 order by seq', [check.batchId, batch.BatchVerdict.Valid]);
+    expect(items.map((i) => Number(i.status))).toEqual([batch.BatchItemStatus.Succeeded, batch.BatchItemStatus.Succeeded, batch.BatchItemStatus.Failed]);
+    expect(items[2].error_en).toContain('Unbound');
+    // the profile list filtered by the batch shows where its profiles are now
+    const listed = await ok('downloadProfileList', { batchId: check.batchId }, 'enterprise');
+    expect(listed.list.map((p: { iccid: string; state: number }) => [p.iccid, p.state])).toEqual([[ids[0], S.Downloaded], [ids[1], S.Downloaded], [ids[2], S.Unbound]]);
+    // confirmed once only; another tenant sees no such batch; a card batch id is not an eUICC batch
+    expect((await call('changeState', { batchId: check.batchId }, 'enterprise')).body.errorCode).toBe(ErrorCode.BatchNotValidated);
+    expect((await call('batch', { batchId: check.batchId }, 'channel')).body.errorCode).toBe(ErrorCode.NotFound);
+    expect((await call('changeState', { batchId: check.batchId }, 'channel')).body.errorCode).toBe(ErrorCode.NotFound);
+    expect((await ok('downloadProfileList', { batchId: check.batchId }, 'channel')).total).toBe(0);
+  });
+
+  it('survives a restart: a batch stopped after its first chunk and crashed in the next goes on, every profile changed once', async () => {
+    const N = 1200;
+    const ids = Array.from({ length: N }, (_, i) => iccid(20_000 + i));
+    await ok('batchInsert', { rows: ids.map((i) => ({ iccid: i, operatorId: 2, eid: eid(60) })) }, 'enterprise');
+    const check = await ok('check', { iccids: ids, action: EuiccAction.Download }, 'enterprise');
+    expect(check.valid).toBe(N);
+    // confirmed by hand with a heartbeat, so neither the queue nor the sweep runs it meanwhile
+    await q('update card_batches set state = $2, confirmed_at = now(), heartbeat_at = now() where batch_id = $1', [check.batchId, batch.BatchState.Running]);
+    const log = { error: () => {} };
+    const one = { ...t.deps, database: { kind: 'pglite' as const } };
+    const stopping = new BatchRunner(one, log) as unknown as { chunk: (run: unknown) => Promise<number>; stop: () => void; run: (id: string) => Promise<void> };
+    const chunk = stopping.chunk.bind(stopping);
+    stopping.chunk = async (r) => { const n = await chunk(r); stopping.stop(); return n; };
+    await expect(stopping.run(check.batchId)).rejects.toThrow(/interrupted/);
+    const crashing = new BatchRunner(one, log) as unknown as { chunk: (run: unknown) => Promise<number>; run: (id: string) => Promise<void> };
+    const chunk2 = crashing.chunk.bind(crashing);
+    let calls = 0;
+    crashing.chunk = async (r) => { if (++calls === 2) throw new Error('crash'); return chunk2(r); };
+    await expect(crashing.run(check.batchId)).rejects.toThrow('crash');
+    const mid = await q<{ status: number; n: number }>('select status, count(*)::int n from card_batch_items where batch_id = $1 group by status order by status', [check.batchId]);
+    expect(mid.map((r) => [Number(r.status), Number(r.n)])).toEqual([[batch.BatchItemStatus.Pending, 200], [batch.BatchItemStatus.Succeeded, 1000]]);
+    await new BatchRunner(t.deps, log).run(check.batchId);
+    await waitFor(async () => {
+      const b = await batchOf(check.batchId);
+      return b.state === batch.BatchState.Done && b.inFlight === 0 ? b : null;
+    }, 60_000, 200);
+    const [c] = await q<{ downloaded: number }>('select count(*)::int downloaded from euicc_profiles where iccid = any($1) and state = $2', [ids, S.Downloaded]);
+    expect(Number(c.downloaded)).toBe(N);
+    // one operation placed per profile (the audit rows of the batch's chunks), and the last ones sent once each
+    const [a] = await q<{ n: number; d: number }>(`select count(*)::int n, count(distinct x)::int d from audit_log, jsonb_array_elements_text(after->'iccids') x
+      where entity = 'euiccProfileState' and after->>'batchId' = $1`, [check.batchId]);
+    expect([Number(a.n), Number(a.d)]).toEqual([N, N]);
+    const sent = sim.calls.filter((x) => x.call === 'download' && ids.includes(x.iccid));
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent.map((x) => x.iccid)).size).toBe(sent.length);
+  }, 120_000);
+
+  it('exports the profile list and the eUICC list, headers in the reader\'s language, the viewer\'s tenant only', async () => {
+    const exportCsv = async (who: string, source: string, filters: Record<string, unknown>, lang: 'zh' | 'en') => {
+      const created = await t.call('core/downloadTask/createExport', { source: `${API}${source}`, filters, format: ExportFormat.Csv }, { token: tok[who], lang });
+      expect(created.body.errorCode, created.body.msg).toBeNull();
+      const file = await t.app.inject({ method: 'GET', url: `/api/cmp/core/downloadTask/download?taskId=${created.body.data.taskId}`, headers: { authorization: tok[who] } });
+      expect(file.statusCode).toBe(200);
+      return file.body.replace(/^\ufeff/, '').trim().split(/\r?\n/);
+    };
+    const en = await exportCsv('enterprise', 'downloadProfileList', { iccid: iccid(60) }, 'en');
+    expect(en[0]).toMatch(/^Profile ICCID,EID,Operator,State,Waiting for the SM-DP\+,Reason,Activation code,Customer,State since/);
+    expect(en[1]).toContain(`${iccid(60)},${eid(60)},China Unicom,Bound,`);
+    const zh = await exportCsv('enterprise', 'downloadProfileList', { iccid: iccid(60) }, 'zh');
+    expect(zh[0]).toContain('状态');
+    expect(zh[1]).toContain(',已绑定,');
+    expect(await exportCsv('channel', 'downloadProfileList', { iccid: iccid(60) }, 'en')).toHaveLength(1);
+    const list = await exportCsv('enterprise', 'list', { eid: eid(62) }, 'en');
+    expect(list[0]).toMatch(/^EID,Customer,Profiles,Profiles \(ICCID and state\),Imported/);
+    expect(list).toHaveLength(2);
+    expect((await t.call('core/downloadTask/createExport', { source: `${API}list`, filters: {}, format: ExportFormat.Csv }, { token: tok.subcustomer })).body.errorCode).toBe(ErrorCode.PermissionDenied);
   });
 });

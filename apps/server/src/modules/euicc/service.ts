@@ -1,14 +1,14 @@
 // eUICCs and their profiles (issue 16, docs/euicc.md): lists, the check-then-change of profile states, EID assignment,
 // import, activation codes. Every read and write is kept to the caller's tenant; a profile or eUICC outside it is
 // "not found" exactly like a missing one. Writes are all or nothing.
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import {
-  ErrorCode, EuiccAction, EuiccEvent, EuiccProfileState, EUICC_TRANSITIONS, errorMessage, euiccNext, euicc as api,
+  ErrorCode, EuiccAction, EuiccEvent, EuiccProfileState, batch, errorMessage, euiccNext, euicc as api,
   type BodyOf, type EuiccEventValue,
 } from '@lynx/contract';
 import type { Db, Executor, Tx } from '../../db/client.ts';
-import { AppError, invalid } from '../../platform/errors.ts';
+import { AppError, invalid, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
 import { isStaff, isChannel, tenantFilter, type Actor, type SessionContext } from '../../platform/context.ts';
 import { pageOf } from '../../platform/paging.ts';
@@ -16,6 +16,13 @@ import { rowsOf } from '../delivery/webhook/rows.ts';
 import { qrRefusal } from '../card/list/qr.ts';
 import type { EsimGateway } from '../../operators/esim/gateway.ts';
 import type { EuiccEngine } from './engine.ts';
+import { cardBatches } from '../card/batch/tables.ts';
+import { storeValidatedBatch } from '../card/batch/handlers.ts';
+import type { BatchService } from '../card/batch/service.ts';
+import { ACTION_OF, BATCH_TYPE_OF, EUICC_BATCH_TYPES, doneStateOf, refusalOf } from './batch.ts';
+
+const { BatchSource, BatchVerdict, BatchItemStatus } = batch;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const S = EuiccProfileState;
 const { activationCodeOf } = api;
@@ -58,16 +65,13 @@ function normalizeIccids(iccids: string[]): string[] {
   return list;
 }
 
-const actionLabel = (event: number) => ({ actionZh: EuiccEvent.label(event, 'zh'), actionEn: EuiccEvent.label(event, 'en').toLowerCase() });
-const refusalOf = (iccid: string, state: number, event: number) => new AppError(ErrorCode.EuiccTransitionRefused, {
-  iccid, stateZh: S.label(state, 'zh'), stateEn: S.label(state, 'en'), ...actionLabel(event),
-});
-
 export class EuiccService {
   constructor(
     private db: Db,
     private gateway: EsimGateway,
     private engine: EuiccEngine,
+    /** the card batch engine's service: confirms a state-change batch (queues the durable job) */
+    private batches: Pick<BatchService, 'confirm'>,
   ) {}
 
   async page(q: BodyOf<typeof api.getEuiccPage>, actor: Actor) {
@@ -114,6 +118,14 @@ export class EuiccService {
     if (q.state) conds.push(sql`p.state = ${q.state}`);
     if (q.operatorId) conds.push(sql`p.operator_id = ${q.operatorId}`);
     if (q.downloadable) conds.push(sql`p.state = any(${sql.param(DOWNLOADABLE)}::smallint[]) and p.matching_id is not null and p.op_id is null`);
+    if (q.batchId !== undefined) {
+      const id = q.batchId.trim();
+      // the profiles of a state-change batch (its valid items); an id that is no batch id matches nothing
+      conds.push(UUID_RE.test(id)
+        ? sql`exists (select 1 from card_batch_items i join card_batches b on b.batch_id = i.batch_id
+            where i.batch_id = ${id}::uuid and i.iccid = p.iccid and i.verdict = ${BatchVerdict.Valid} and b.type = any(${sql.param(EUICC_BATCH_TYPES)}::int[]))`
+        : sql`false`);
+    }
     const where = sql.join(conds, sql` and `);
     const rows = rowsOf<ProfileRow & { total: number }>(await this.db.execute(sql`
       select ${PROFILE_COLUMNS}, count(*) over()::int total from euicc_profiles p left join customers c on c.cust_id = p.cust_id
@@ -125,17 +137,32 @@ export class EuiccService {
     return { list: rows.map(toProfile), total, current: p.current, pageSize: p.pageSize };
   }
 
-  /** What a state change would do to each profile; changes nothing. */
-  async check(body: BodyOf<typeof api.checkProfiles>, actor: Actor) {
+  /**
+   * What a state change would do to each profile (valid, invalid with the reason, already in the state it leads to),
+   * stored as a validated batch of the card batch engine; nothing changes on the profiles until it is confirmed.
+   */
+  async check(body: BodyOf<typeof api.checkProfiles>, ctx: SessionContext) {
     const iccids = normalizeIccids(body.iccids);
     const event = this.eventOf(body.action);
-    const verdicts = await this.classify(this.db, iccids, event, actor, false);
-    const refused = verdicts.filter((v) => v.error);
+    const verdicts = await this.classify(this.db, iccids, event, ctx.actor, false);
+    const row = await this.db.transaction((tx) => this.store(tx, ctx, event, verdicts));
+    const refused = verdicts.filter((v) => v.error && !v.already);
     return {
-      total: iccids.length, valid: iccids.length - refused.length, invalid: refused.length,
+      batchId: row.batchId, total: iccids.length, valid: row.validCount, invalid: row.invalidCount, already: row.alreadyCount,
       validIccids: verdicts.filter((v) => !v.error).map((v) => v.iccid),
       refused: refused.slice(0, 500).map((v) => ({ iccid: v.iccid, ok: false, reasonZh: v.error!.message_('zh'), reasonEn: v.error!.message_('en') })),
     };
+  }
+
+  private store(tx: Executor, ctx: SessionContext, event: EuiccEventValue, verdicts: Awaited<ReturnType<EuiccService['classify']>>) {
+    return storeValidatedBatch(tx, ctx, {
+      type: BATCH_TYPE_OF[event], params: { type: BATCH_TYPE_OF[event], action: event }, source: BatchSource.Pasted,
+      items: verdicts.map((v) => ({
+        iccid: v.iccid,
+        verdict: !v.error ? BatchVerdict.Valid : v.already ? BatchVerdict.Already : BatchVerdict.Invalid,
+        reason: v.error ? { zh: v.error.message_('zh'), en: v.error.message_('en') } : null,
+      })),
+    });
   }
 
   private eventOf(action: number): EuiccEventValue {
@@ -148,35 +175,68 @@ export class EuiccService {
       select p.iccid, p.state, p.op_id, p.eid from euicc_profiles p
       where p.iccid = any(${sql.param(iccids)}::text[]) and ${scopeOf(actor, 'p')} ${lock ? sql`for update` : sql``}`));
     const byIccid = new Map(rows.map((r) => [r.iccid, r]));
+    const done = event === EuiccEvent.Assign ? null : doneStateOf(event);
     return iccids.map((iccid) => {
       const r = byIccid.get(iccid);
-      let error: AppError | null = null;
-      if (!r) error = new AppError(ErrorCode.EuiccProfileNotFound, { iccid });
-      else if (r.op_id) error = new AppError(ErrorCode.EuiccOperationPending, { iccid });
-      else if (euiccNext(Number(r.state), event) == null) error = refusalOf(iccid, Number(r.state), event);
-      return { iccid, state: r ? Number(r.state) : null, error };
+      const refusal = refusalOf(iccid, r, event);
+      return {
+        iccid, state: r ? Number(r.state) : null, error: refusal ? new AppError(refusal.code, refusal.params) : null,
+        already: !!r && !r.op_id && done != null && Number(r.state) === done,
+      };
     });
   }
 
-  /** Sends download / enable / disable / delete for every profile given: all of them, or none when one is refused. */
+  /**
+   * Runs download / enable / disable / delete through the card batch engine: a checked batch by its id (its valid
+   * profiles), or the profiles given (checked now, refused as a whole when one cannot change). Answers at once; the
+   * engine places the operations, the dispatcher sends them, the SM-DP+'s answers end them.
+   */
   async changeState(body: BodyOf<typeof api.changeProfileState>, ctx: SessionContext) {
-    const iccids = normalizeIccids(body.iccids);
-    const event = this.eventOf(body.action);
-    const pendingState = event === EuiccEvent.Delete ? null : EUICC_TRANSITIONS[event].to;
-    await this.db.transaction(async (tx) => {
-      const verdicts = await this.classify(tx, iccids, event, ctx.actor, true);
+    let batchId = body.batchId?.trim();
+    if (batchId) {
+      await this.batchRow(batchId, ctx.actor);
+    } else {
+      if (!body.iccids?.length) throw new AppError(ErrorCode.EuiccEmpty);
+      if (body.action === undefined) throw invalid('action', { zh: '请选择下载、启用、停用或删除', en: 'choose download, enable, disable or delete' });
+      const iccids = normalizeIccids(body.iccids);
+      const event = this.eventOf(body.action);
+      const verdicts = await this.classify(this.db, iccids, event, ctx.actor, false);
       const bad = verdicts.find((v) => v.error);
       if (bad) throw bad.error!;
-      // until the dispatcher sends it the operation has twice the answer time, so an operation no worker ever sends ends too
-      await tx.execute(sql`
-        update euicc_profiles set op_id = gen_random_uuid(), op_action = ${event}, op_sent = false,
-          op_deadline = now() + make_interval(secs => ${this.engine.timeoutSeconds * 2}),
-          state = ${pendingState ?? sql`state`}, reason_zh = null, reason_en = null, state_at = now()
-        where iccid = any(${sql.param(iccids)}::text[])`);
-      await audit(tx, ctx, { entity: 'euiccProfileState', entityId: iccids.length === 1 ? iccids[0] : null, after: { action: event, iccids } });
-    });
-    await this.engine.kick();
-    return { accepted: iccids.length };
+      batchId = (await this.db.transaction((tx) => this.store(tx, ctx, event, verdicts))).batchId;
+    }
+    const confirmed = await this.batches.confirm(batchId, ctx);
+    return { accepted: confirmed.validCount, batchId };
+  }
+
+  /** A state-change batch of the caller's tenant (types 30-33 only), else "not found". */
+  private async batchRow(batchId: string, actor: Actor) {
+    if (!UUID_RE.test(batchId)) throw notFound();
+    const [b] = await this.db.select().from(cardBatches)
+      .where(and(eq(cardBatches.batchId, batchId), tenantFilter(actor, cardBatches), inArray(cardBatches.type, EUICC_BATCH_TYPES)));
+    if (!b) throw notFound();
+    return b;
+  }
+
+  /** A batch's progress and where its placed profiles are now. */
+  async batchDetail(body: BodyOf<typeof api.getEuiccBatch>, actor: Actor) {
+    const b = await this.batchRow(body.batchId.trim(), actor);
+    const states = rowsOf<{ state: number; n: number; flying: number }>(await this.db.execute(sql`
+      select p.state, count(*)::int n, count(*) filter (where p.op_id is not null)::int flying
+      from card_batch_items i join euicc_profiles p on p.iccid = i.iccid
+      where i.batch_id = ${b.batchId}::uuid and i.status = ${BatchItemStatus.Succeeded} and ${scopeOf(actor, 'p')}
+      group by p.state order by p.state`));
+    // the counts of a running batch are refreshed every second by the engine; from the items they are exact
+    const [c] = rowsOf<{ s: number; f: number }>(await this.db.execute(sql`
+      select count(*) filter (where status = ${BatchItemStatus.Succeeded})::int s, count(*) filter (where status = ${BatchItemStatus.Failed})::int f
+      from card_batch_items where batch_id = ${b.batchId}::uuid`));
+    return {
+      batchId: b.batchId, action: ACTION_OF[b.type], state: b.state, total: b.totalCount, valid: b.validCount, invalid: b.invalidCount,
+      already: b.alreadyCount, succeeded: c.s, failed: c.f, processed: c.s + c.f,
+      inFlight: states.reduce((n, r) => n + r.flying, 0),
+      states: states.map((r) => ({ state: Number(r.state), count: r.n })),
+      createdAt: b.createdAt.toISOString(), finishedAt: b.finishedAt ? b.finishedAt.toISOString() : null,
+    };
   }
 
   async assign(body: BodyOf<typeof api.assignEid>, ctx: SessionContext) {
@@ -277,7 +337,7 @@ export class EuiccService {
    * Import: rows of an EID (an eUICC), an ICCID with its operator (a profile in the SM-DP+'s stock, unbound), or both
    * (a profile bound to that eUICC: ordered and confirmed at the SM-DP+). All rows or none.
    */
-  async batchInsert(body: BodyOf<typeof api.batchInsert>, ctx: SessionContext) {
+  async batchInsert(body: BodyOf<typeof api.batchInsert>, ctx: SessionContext, remark: string | null = null) {
     const rows = body.rows;
     if (!rows.length) throw new AppError(ErrorCode.EuiccEmpty);
     if (rows.length > api.EUICC_BATCH_MAX) throw new AppError(ErrorCode.BatchTooMany, { count: rows.length, max: api.EUICC_BATCH_MAX });
@@ -344,7 +404,7 @@ export class EuiccService {
       }
       await audit(tx, ctx, {
         entity: 'euiccImport', entityId: null, custId: owner.custId, rootCustId: owner.rootCustId,
-        after: { euiccs: fresh, profiles: profiles.map((p) => ({ iccid: p.iccid, eid: p.eid })) },
+        after: { euiccs: fresh, profiles: profiles.map((p) => ({ iccid: p.iccid, eid: p.eid })), ...(remark ? { remark } : {}) },
       });
       return { euiccs: fresh.length, profiles: profiles.length };
     });

@@ -1,7 +1,9 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { CardState, ErrorCode, Operator, ResellSyncState, resell as api } from '@lynx/contract';
-import { backends, iccidsOf, insertCards, ownerOf, startTestApp, type Owner, type TestApp } from '../../../test/harness.ts';
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
+import { CardState, ErrorCode, Operator, RESALE_PLATFORM_STATES, ResellSyncState, resaleStateLabel, resell as api } from '@lynx/contract';
+import { backends, iccidsOf, insertCards, type Owner, type TestApp } from '../../../test/harness.ts';
+import { moduleSuite } from '../../../test/module-suite.ts';
 import { createResaleSimulator, setResaleFaults, simulatedListingStatus } from '../../operators/resale/simulator.ts';
+import type { ResaleListingStatus, ResalePlatform } from '../../operators/resale/platform.ts';
 import { runScheduledSync, syncCards } from './service.ts';
 
 /**
@@ -29,24 +31,24 @@ describe('the resale simulator', () => {
   });
 });
 
+describe('the resale platform\'s states on the console', () => {
+  it('labels the known words in both languages and leaves an unknown one to be shown raw', () => {
+    expect(Object.keys(RESALE_PLATFORM_STATES).sort()).toEqual(Object.keys(MAPPED).sort());
+    expect([resaleStateLabel('ON_SALE', 'zh'), resaleStateLabel('ON_SALE', 'en')]).toEqual(['在售', 'On sale']);
+    expect([resaleStateLabel('PENDING_REVIEW', 'zh'), resaleStateLabel('OFF_SHELF', 'en')]).toEqual(['待审核', 'Off the shelf']);
+    expect([resaleStateLabel('RESERVED', 'zh'), resaleStateLabel('toString', 'en'), resaleStateLabel(null, 'zh')]).toEqual([null, null, null]);
+  });
+});
+
 describe.each(backends)('resale sync on %s', (backend) => {
+  const s = moduleSuite(backend);
+  const { own, q, call, ok } = s;
   let t: TestApp;
-  const tok: Record<string, string> = {};
-  const own: Record<string, Owner> = {};
-  const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => t.database.sql.query<T>(text, params);
-  const call = (path: string, body: object, who: string, lang: 'zh' | 'en' = 'en') => t.call(path, body, { token: tok[who], lang });
-  const ok = async (path: string, body: object, who: string) => {
-    const r = await call(path, body, who);
-    expect(r.body.errorCode, r.body.msg).toBeNull();
-    return r.body.data;
-  };
   const ent = iccidsOf('8986002065', 1, 3);
   const chan = iccidsOf('8986002066', 1, 1);
 
   beforeAll(async () => {
-    t = await startTestApp(backend, { rateLimitPerToken: 1_000_000, rateLimitPerIp: 1_000_000 }, { jobs: false });
-    for (const who of ['admin', 'enterprise', 'channel', 'subcustomer']) tok[who] = await t.login(who);
-    for (const who of ['enterprise', 'channel']) own[who] = await ownerOf(t, who);
+    t = s.t;
     await insertCards(t, ent, { state: CardState.Activated, owner: own.enterprise, operatorId: Operator.ChinaMobile });
     await insertCards(t, chan, { state: CardState.Activated, owner: own.channel, operatorId: Operator.ChinaMobile });
     const rows: [string, string, Owner][] = [...ent.map((i, n): [string, string, Owner] => [i, n === 2 ? `XGONE${n}` : `LT${i.slice(-6)}`, own.enterprise]), [chan[0], `LT${chan[0].slice(-6)}`, own.channel]];
@@ -54,7 +56,6 @@ describe.each(backends)('resale sync on %s', (backend) => {
       await q('insert into resell_cards (iccid, platform_code, external_id, cust_id, root_cust_id) values ($1, $2, $3, $4, $5)', [iccid, 'TEST', ext, o.cust_id, o.root_cust_id]);
     }
   });
-  afterAll(async () => { await t?.stop(); });
   afterEach(() => setResaleFaults({}));
 
   it('lists within the tenant; sync now maps the platform states, records the unknown listing\'s error, and is audited', async () => {
@@ -73,7 +74,10 @@ describe.each(backends)('resale sync on %s', (backend) => {
     expect(a.syncState).toBe(MAPPED[a.platformState]);
     expect(a.lastSyncAt).not.toBeNull();
     expect(a.lastError).toBeNull();
-    expect(gone).toMatchObject({ syncState: ResellSyncState.Failed, lastError: expect.stringContaining('NOT_FOUND') });
+    // the platform's own error text is kept as sent, after "the resale platform answered:" in the reader's language
+    expect(gone).toMatchObject({ syncState: ResellSyncState.Failed, lastError: 'The resale platform answered: NOT_FOUND: no such listing' });
+    const goneZh = (await call(`${R}getPage`, { iccid: ent[2] }, 'enterprise', 'zh')).body.data.list[0];
+    expect(goneZh.lastError).toBe('转售平台答复：NOT_FOUND: no such listing');
     expect(await q("select 1 from audit_log where entity = 'resellSync'")).toHaveLength(1);
 
     // another tenant's card in the selection: nothing synced, the answer of a missing record
@@ -95,11 +99,23 @@ describe.each(backends)('resale sync on %s', (backend) => {
     expect(await ok(`${R}sync`, { iccids: [ent[0]] }, 'admin')).toEqual({ synced: 0, failed: 1 });
     const [down] = await q<{ sync_state: number; platform_state: string; last_error: string }>('select * from resell_cards where iccid = $1', [ent[0]]);
     expect(down).toMatchObject({ sync_state: ResellSyncState.Failed, platform_state: seen.platform_state, last_error: expect.stringContaining('PLATFORM_DOWN') });
+    // platform down and no answer are our reasons: both languages, no English on the Chinese screen
+    expect((await call(`${R}getPage`, { iccid: ent[0] }, 'admin', 'zh')).body.data.list[0].lastError).toBe('转售平台暂时不可用（PLATFORM_DOWN），稍后会自动重试');
+    expect((await call(`${R}getPage`, { iccid: ent[0] }, 'admin', 'en')).body.data.list[0].lastError).toBe('PLATFORM_DOWN: the resale platform is unavailable; the sync tries again later');
 
     setResaleFaults({ delayMs: 300 });
     expect(await syncCards(t.deps.db, createResaleSimulator(), [ent[1]], 50)).toEqual({ synced: 0, failed: 1 });
-    const [late] = await q<{ last_error: string }>('select last_error from resell_cards where iccid = $1', [ent[1]]);
-    expect(late.last_error).toContain('TIMEOUT');
+    const [late] = await q<{ last_error: string; last_error_zh: string }>('select last_error, last_error_zh from resell_cards where iccid = $1', [ent[1]]);
+    expect(late).toEqual({ last_error: 'TIMEOUT: the resale platform did not answer within 0.05 s', last_error_zh: '转售平台在 0.05 秒内没有应答（TIMEOUT）' });
+
+    // a state the platform added after ours: kept as sent, the sync failed with a bilingual reason
+    const newer: ResalePlatform = { adapter: 'test', queryListings: async (ids) => ({ ok: true, data: ids.map((externalId) => ({ externalId, status: 'RESERVED' as ResaleListingStatus })) }) };
+    expect(await syncCards(t.deps.db, newer, [ent[1]])).toEqual({ synced: 0, failed: 1 });
+    const [odd] = await q<Record<string, unknown>>('select platform_state, sync_state, last_error, last_error_zh from resell_cards where iccid = $1', [ent[1]]);
+    expect(odd).toEqual({
+      platform_state: 'RESERVED', sync_state: ResellSyncState.Failed,
+      last_error: 'UNKNOWN_STATE: the resale platform answered the state RESERVED, which we do not know', last_error_zh: '转售平台返回了未知状态 RESERVED，无法对应本平台状态',
+    });
 
     setResaleFaults({});
     expect(await ok(`${R}sync`, { iccids: [ent[0], ent[1]] }, 'admin')).toEqual({ synced: 2, failed: 0 });

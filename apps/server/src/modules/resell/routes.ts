@@ -13,7 +13,7 @@ export const RESELL_SYNC_QUEUE = 'resell-sync';
 export function resellRoutes(app: FastifyInstance, deps: AppDeps) {
   const service = new ResellService(deps.db, resalePlatform);
   const ctxOf = (c: unknown) => c as SessionContext;
-  bind(app, deps, api.getResellPage, (b, c) => service.page(b, ctxOf(c).actor));
+  bind(app, deps, api.getResellPage, (b, c) => service.page(b, ctxOf(c).actor, ctxOf(c).lang));
   bind(app, deps, api.syncResellNow, (b, c) => service.syncNow(b, ctxOf(c)));
 
   deps.jobs.define(RESELL_SYNC_QUEUE, async () => {

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { ErrorCode, ResellSyncState, resell as api, type BodyOf } from '@lynx/contract';
+import { ErrorCode, ResellSyncState, isKnownResaleState, resell as api, type BodyOf, type Lang } from '@lynx/contract';
 import type { Db } from '../../db/client.ts';
 import { AppError, notFound } from '../../platform/errors.ts';
 import { audit } from '../../platform/audit.ts';
@@ -26,10 +26,38 @@ const CLAIM_LEASE_SECONDS = 120;
 
 const tenant = (actor: Actor): SQL => tenantFilter(actor, { custId: sql.raw('r.cust_id'), rootCustId: sql.raw('r.root_cust_id') });
 
-const rowOut = (r: Row) => ({
+/** A failure reason in both languages (last_error_zh, last_error). */
+export interface SyncReason {
+  zh: string;
+  en: string;
+}
+
+/**
+ * Why a sync failed, in both languages. Our own reasons (no answer in time, the platform unavailable, no state for the
+ * listing, a state we do not know) are sentences of ours; anything else the platform said is kept as it sent it, after
+ * "the resale platform answered:".
+ */
+export const syncReasons = {
+  timeout: (ms: number): SyncReason => ({ zh: `转售平台在 ${ms / 1000} 秒内没有应答（TIMEOUT）`, en: `TIMEOUT: the resale platform did not answer within ${ms / 1000} s` }),
+  unreachable: (detail: string): SyncReason => ({ zh: `无法连接转售平台（ERROR：${detail}）`, en: `ERROR: the resale platform could not be reached (${detail})` }),
+  down: (): SyncReason => ({ zh: '转售平台暂时不可用（PLATFORM_DOWN），稍后会自动重试', en: 'PLATFORM_DOWN: the resale platform is unavailable; the sync tries again later' }),
+  noAnswer: (): SyncReason => ({ zh: '转售平台没有返回该商品的状态（NO_ANSWER）', en: 'NO_ANSWER: the resale platform gave no state for this listing' }),
+  unknownState: (state: string): SyncReason => ({ zh: `转售平台返回了未知状态 ${state}，无法对应本平台状态`, en: `UNKNOWN_STATE: the resale platform answered the state ${state}, which we do not know` }),
+  answered: (text: string): SyncReason => ({ zh: `转售平台答复：${text}`, en: `The resale platform answered: ${text}` }),
+};
+
+/** Our reason for a call that failed as a whole. */
+function callFailure(code: string, message: string, timeoutMs: number): SyncReason {
+  if (code === 'TIMEOUT') return syncReasons.timeout(timeoutMs);
+  if (code === 'ERROR') return syncReasons.unreachable(message);
+  if (code === 'PLATFORM_DOWN') return syncReasons.down();
+  return syncReasons.answered(`${code}: ${message}`);
+}
+
+const rowOut = (r: Row, lang: Lang) => ({
   iccid: String(r.iccid), platformCode: String(r.platform_code), externalId: String(r.external_id), platformState: (r.platform_state as string | null) ?? null,
   syncState: Number(r.sync_state), lastSyncAt: r.last_sync_at == null ? null : new Date(r.last_sync_at as string).toISOString(),
-  lastError: (r.last_error as string | null) ?? null, custId: r.cust_id == null ? null : Number(r.cust_id), custName: (r.cust_name as string | null) ?? null,
+  lastError: ((lang === 'zh' ? (r.last_error_zh ?? r.last_error) : r.last_error) as string | null) ?? null, custId: r.cust_id == null ? null : Number(r.cust_id), custName: (r.cust_name as string | null) ?? null,
 });
 
 async function withTimeout<T>(p: Promise<ResaleResult<T>>, ms: number): Promise<ResaleResult<T>> {
@@ -54,17 +82,21 @@ export async function syncCards(db: Db, platform: ResalePlatform, iccids: string
     if (!chunk.length) continue;
     const answer = await withTimeout(platform.queryListings(chunk.map((c) => c.external_id)), timeoutMs);
     const byId = new Map<string, ResaleListing>(answer.ok ? answer.data.map((l) => [l.externalId, l]) : []);
-    const out = chunk.map((c) => {
-      if (!answer.ok) return { iccid: c.iccid, status: null, state: ResellSyncState.Failed, error: `${answer.code}: ${answer.message}` };
+    const failedCall = answer.ok ? null : callFailure(answer.code, answer.message, timeoutMs);
+    const out = chunk.map((c): { iccid: string; status: string | null; state: number; error: SyncReason | null } => {
+      if (failedCall) return { iccid: c.iccid, status: null, state: ResellSyncState.Failed, error: failedCall };
       const l = byId.get(c.external_id);
-      if (!l || !l.status) return { iccid: c.iccid, status: null, state: ResellSyncState.Failed, error: l?.error ?? 'NO_ANSWER: the platform did not answer for this listing' };
+      if (!l || !l.status) return { iccid: c.iccid, status: null, state: ResellSyncState.Failed, error: l?.error ? syncReasons.answered(l.error) : syncReasons.noAnswer() };
+      // a real platform may add a state: keep its word, but do not guess what it means for ours
+      if (!isKnownResaleState(l.status)) return { iccid: c.iccid, status: String(l.status), state: ResellSyncState.Failed, error: syncReasons.unknownState(String(l.status)) };
       return { iccid: c.iccid, status: l.status, state: STATE_OF[l.status], error: null };
     });
     // a failed sync keeps the platform state last seen (it is still the best knowledge) and records the error
-    await db.execute(sql`update resell_cards r set sync_state = t.state, platform_state = coalesce(t.status, r.platform_state), last_error = t.error,
-        last_sync_at = now(), claimed_until = null
+    await db.execute(sql`update resell_cards r set sync_state = t.state, platform_state = coalesce(t.status, r.platform_state), last_error = t.error_en,
+        last_error_zh = t.error_zh, last_sync_at = now(), claimed_until = null
       from unnest(${sql.param(out.map((o) => o.iccid))}::text[], ${sql.param(out.map((o) => o.status))}::text[],
-        ${sql.param(out.map((o) => o.state))}::smallint[], ${sql.param(out.map((o) => o.error))}::text[]) as t (iccid, status, state, error)
+        ${sql.param(out.map((o) => o.state))}::smallint[], ${sql.param(out.map((o) => o.error?.en.slice(0, 1000) ?? null))}::text[],
+        ${sql.param(out.map((o) => o.error?.zh.slice(0, 1000) ?? null))}::text[]) as t (iccid, status, state, error_en, error_zh)
       where r.iccid = t.iccid`);
     const bad = out.filter((o) => o.state === ResellSyncState.Failed).length;
     failed += bad;
@@ -97,7 +129,7 @@ export async function runScheduledSync(db: Db, platform: ResalePlatform, maxChun
 export class ResellService {
   constructor(private db: Db, private platform: () => ResalePlatform) {}
 
-  async page(q: BodyOf<typeof api.getResellPage>, actor: Actor) {
+  async page(q: BodyOf<typeof api.getResellPage>, actor: Actor, lang: Lang) {
     const p = pageOf(q);
     const w: SQL[] = [tenant(actor)];
     if (q.iccid) {
@@ -111,7 +143,7 @@ export class ResellService {
         order by r.iccid limit ${p.limit} offset ${p.offset}`),
       exec<{ total: string }>(this.db, sql`select count(*) as total from resell_cards r where ${where}`),
     ]);
-    return { list: rows.map(rowOut), total: Number(total), current: p.current, pageSize: p.pageSize };
+    return { list: rows.map((r) => rowOut(r, lang)), total: Number(total), current: p.current, pageSize: p.pageSize };
   }
 
   /** Sync now: every chosen card must be in the viewer's scope (else nothing is synced); the answers are written per card. */

@@ -6,7 +6,11 @@ import type { AppDeps } from '../../app.ts';
 import type { SessionContext } from '../../platform/context.ts';
 import { StockItemService, staffOnly } from './items/service.ts';
 import { StockOpService } from './ops/service.ts';
-import { StockBatchRunner } from './ops/runner.ts';
+// registers the stock handler of batch types 20-23 with the card batch engine
+import './ops/handler.ts';
+
+/** every minute: match claims no running batch holds any more go back (ops/service.ts releaseClaims) */
+export const STOCK_SWEEP_QUEUE = 'stock-batch-sweep';
 
 /**
  * Stock › Stock list (11010000) and Stock › Stock operations (11030000): operator staff only (docs/stock.md). Every
@@ -14,11 +18,10 @@ import { StockBatchRunner } from './ops/runner.ts';
  */
 export function stockRoutes(app: FastifyInstance, deps: AppDeps) {
   const items = new StockItemService(deps.db);
-  const runner = new StockBatchRunner(deps, app.log);
-  const ops = new StockOpService(deps.db, (batchId) =>
-    runner.enqueue(batchId).catch((err) => app.log.error({ err, batchId }, 'stock batch job not queued; the sweep will queue it')));
-  // on shutdown the job stops between chunks and the next process continues it
-  app.addHook('onClose', async () => runner.stop());
+  // the operations are card batch engine batches (types 20-23): its job runs them, its sweep queues a lost one again
+  const ops = new StockOpService(deps.db, deps.jobs, app.log);
+  deps.jobs.define(STOCK_SWEEP_QUEUE, () => ops.releaseClaims(), { retryLimit: 0, expireInSeconds: 300 });
+  deps.jobs.schedule(STOCK_SWEEP_QUEUE, '* * * * *');
 
   bind(app, deps, api.getStockPage, (b, ctx) => items.page(b, ctx.actor));
   bind(app, deps, api.getStockLocations, (_b, ctx) => items.locations(ctx.actor));
@@ -29,6 +32,8 @@ export function stockRoutes(app: FastifyInstance, deps: AppDeps) {
   bindExport(app, deps, api.exportStockCodes, api.getStockPage, staffOnly);
 
   bind(app, deps, api.validateStockOp, (b, ctx) => ops.validate(b, ctx as SessionContext));
+  bind(app, deps, api.validateStockInFile, (_b, ctx, req) => ops.validateFile(req, ctx as SessionContext));
+  bind(app, deps, api.downloadStockInTemplate, (b, ctx, _req, reply) => ops.template(b, ctx as SessionContext, reply));
   bind(app, deps, api.confirmStockOp, (b, ctx) => ops.confirm(b.batchId, ctx as SessionContext));
   bind(app, deps, api.cancelStockOp, (b, ctx) => ops.cancel(b.batchId, ctx as SessionContext));
   bind(app, deps, api.getStockOpPage, (b, ctx) => ops.page(b, ctx.actor));

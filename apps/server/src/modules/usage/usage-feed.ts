@@ -20,6 +20,7 @@ import { applyUseUpActions, quotaBars, releaseQuotaBlocks, type QuotaCard, type 
 import { anyIccid, closeUnreportedSessions, rows, writeCardActivity, writeDaily, writeSessions, type CardTenant } from './usage-write.ts';
 import { ensureUsagePartitions } from './usage-partitions.ts';
 import { poolBars } from '../pool/pool-usage.ts';
+import { superSimBars } from '../dsim/dsim-usage.ts';
 import { HOUR_MS, businessDay, businessDayStartMs, floorMinute } from './usage-time.ts';
 
 const yieldToEventLoop = () => new Promise((resolve) => setImmediate(resolve));
@@ -166,21 +167,25 @@ function withoutBars(period: Bar, bars: Bar[]): Bar[] {
 /**
  * When blocks bar each card from the network: from the moment any zone was blocked by a deactivation, or every zone
  * of its plan was blocked (by a user, a rule or the use-up action); while its data pool is blocked; and the use-up blocks of "block until cycle
- * end", including released ones while they lasted (so a window done after the release still leaves that time out).
+ * end", including released ones while they lasted (so a window done after the release still leaves that time out);
+ * and a super SIM's member card while another profile of its super SIM is the current one (modules/dsim/dsim-usage.ts).
  */
 export async function barringOf(
   ex: Executor, chunk: FeedCard[], plans: Map<number, UsagePlan>, operators: Map<number, UsageOperator>, since: Date, to: Date,
 ): Promise<Map<string, Bar[]>> {
   const iccids = chunk.map((c) => c.iccid);
-  const [blocks, quota, pools] = await Promise.all([
+  const [blocks, quota, pools, superSims] = await Promise.all([
     ex.select().from(cardZoneBlocks).where(anyIccid(cardZoneBlocks.iccid, iccids)),
     quotaBars(ex, chunk, operators, since, to),
     poolBars(ex, chunk.map((c) => ({ iccid: c.iccid, poolId: c.poolId ?? null, poolJoinedAt: c.poolJoinedAt })), (id) => operators.get(id)?.billingDay ?? 1),
+    superSimBars(ex, iccids, since, to),
   ]);
   const out = new Map<string, Bar[]>();
   const bar = (iccid: string, from: number, until = Infinity) => out.set(iccid, [...(out.get(iccid) ?? []), { from, to: until }]);
   // a blocked pool bars its member cards (modules/pool)
   for (const [iccid, b] of pools) bar(iccid, b.from, b.to);
+  // a super SIM's device uses one profile at a time: its other members cannot attach meanwhile
+  for (const [iccid, list] of superSims) for (const b of list) bar(iccid, b.from, b.to);
   for (const [iccid, list] of quota) for (const b of list) bar(iccid, b.from.getTime(), b.to?.getTime() ?? Infinity);
   const byCard = new Map<string, typeof blocks>();
   for (const b of blocks) byCard.set(b.iccid, [...(byCard.get(b.iccid) ?? []), b]);

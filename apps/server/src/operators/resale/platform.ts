@@ -2,12 +2,17 @@
 // We only read it: the state of each listing, by the listing id it gave the card. A real adapter implements this
 // interface; the in-process simulator (simulator.ts) is the default, like the carriers' network simulator.
 
-/** The resale platform's own listing states (its words, kept as it says them). */
-export type ResaleListingStatus = 'PENDING_REVIEW' | 'ON_SALE' | 'SOLD' | 'OFF_SHELF';
+import type { ResalePlatformStateCode } from '@lynx/contract';
+
+/** The resale platform's own listing states (its words, kept as it says them; labels in the contract). */
+export type ResaleListingStatus = ResalePlatformStateCode;
 
 export interface ResaleListing {
   externalId: string;
-  /** null with `error` when the platform does not know the listing */
+  /**
+   * null with `error` when the platform does not know the listing. Typed as the platform's known words, but a real
+   * platform may send a word added after ours: the sync keeps it and marks the sync failed (unknown state).
+   */
   status: ResaleListingStatus | null;
   error?: string;
 }

@@ -107,6 +107,9 @@ const en: Messages<typeof zh> = {
     tooMany: 'Selection too large ({{count}} cards): at most {{max}} cards at once, narrow the selection',
     emptyHint: 'No resold cards',
     never: 'Never synced',
+    unknownState: 'Unknown state',
+    unknownStateHint: 'The resale platform answered the state {{code}}, which we do not know; contact support',
+    rawCodeHint: "The resale platform's own word: {{code}}",
   },
 };
 export default en;

@@ -104,5 +104,8 @@ export default {
     tooMany: '所选数量过多（{{count}} 张），每次最多 {{max}} 张，请缩小范围',
     emptyHint: '没有转售卡',
     never: '从未同步',
+    unknownState: '未知状态',
+    unknownStateHint: '转售平台返回了本平台不认识的状态 {{code}}，请联系支持人员',
+    rawCodeHint: '转售平台原始状态：{{code}}',
   },
 };

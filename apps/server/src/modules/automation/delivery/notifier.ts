@@ -23,7 +23,10 @@ export interface AlarmNotice {
   threshold: number | null;
   iccid: string;
   msisdn: string | null;
+  /** the card's customer */
   custId: number | null;
+  /** the rule's owner (null: a platform rule made by staff) */
+  ruleOwnerCustId: number | null;
   value: string | null;
   triggeredAt: Date;
   phones: string[];
@@ -59,19 +62,36 @@ const metricOf = (n: AlarmNotice) => {
   return { name: AutoRuleType.label(n.ruleType, 'en'), value: v, threshold: n.threshold };
 };
 
+/**
+ * Who receives an alarm's webhook: the customer that owns the rule (it set the rule up; a first-level customer's rule
+ * covers its whole tree, and the second-level customer whose card it is did not ask for it); a platform rule made by
+ * staff has no customer of its own, so its alarm goes to the customer that owns the card (docs/decisions.md "Issue 15").
+ */
+export const webhookReceiverOf = (n: Pick<AlarmNotice, 'custId' | 'ruleOwnerCustId'>): { custId: number | null; ruleOwner: boolean } =>
+  n.ruleOwnerCustId != null ? { custId: n.ruleOwnerCustId, ruleOwner: true } : { custId: n.custId, ruleOwner: false };
+
 const webhookNotifier: Notifier = {
   channel: AutoRuleChannel.Webhook,
   inTransaction: true,
   async send(tx, n) {
-    if (n.custId == null) return { ok: false, error: { zh: '该卡不属于任何客户，没有回调地址', en: 'the card belongs to no customer: no callback address' }, retry: false };
+    const to = webhookReceiverOf(n);
+    const receiver = to.custId;
+    if (receiver == null) return { ok: false, error: { zh: '该卡不属于任何客户，没有回调地址', en: 'the card belongs to no customer: no callback address' }, retry: false };
     const [ev] = await enqueueEvents(tx, [{
-      custId: n.custId, type: WebhookEventType.AutomationAlarm, at: n.triggeredAt,
+      custId: receiver, type: WebhookEventType.AutomationAlarm, at: n.triggeredAt,
       payload: {
         alarmId: n.alarmId, ruleId: n.ruleId, ruleName: n.ruleName, ruleType: n.ruleType, level: n.level, iccid: n.iccid, msisdn: n.msisdn,
-        custId: n.custId, metric: metricOf(n), message: { zh: noticeText(n, 'zh'), en: noticeText(n, 'en') }, triggeredAt: n.triggeredAt.toISOString(),
+        custId: n.custId ?? receiver, metric: metricOf(n), message: { zh: noticeText(n, 'zh'), en: noticeText(n, 'en') }, triggeredAt: n.triggeredAt.toISOString(),
       },
     }]);
-    if (!ev) return { ok: false, error: { zh: '客户没有设置回调地址', en: 'the customer has no callback address' }, retry: false };
+    if (!ev) {
+      return {
+        ok: false, retry: false,
+        error: to.ruleOwner
+          ? { zh: '规则所属客户没有设置回调地址', en: "the rule's customer has no callback address" }
+          : { zh: '客户没有设置回调地址', en: 'the customer has no callback address' },
+      };
+    }
     return { ok: true, ref: String(ev.deliveryId) };
   },
 };
@@ -157,7 +177,7 @@ export async function dispatchDeliveries(db: Db, notifiers: Map<number, Notifier
   for (let i = 0; i < limit; i++) {
     const picked = await db.transaction(async (tx) => {
       const [d] = await rows(tx, sql`select d.delivery_id, d.alarm_id, d.rule_id, d.iccid, d.channel, d.attempts, d.created_at,
-          r.name, r.rule_type, r.level, r.threshold, r.phones, r.emails, c.msisdn, ac.cust_id, ac.value, ac.triggered_at
+          r.name, r.rule_type, r.level, r.threshold, r.phones, r.emails, r.owner_cust_id, c.msisdn, ac.cust_id, ac.value, ac.triggered_at
         from autorule_deliveries d
         join autorules r on r.rule_id = d.rule_id
         left join lateral (select x.cust_id, x.value, x.triggered_at from autorule_alarm_cards x
@@ -171,7 +191,8 @@ export async function dispatchDeliveries(db: Db, notifiers: Map<number, Notifier
       const notice: AlarmNotice = {
         deliveryId: Number(d.delivery_id), alarmId: Number(d.alarm_id), ruleId: Number(d.rule_id), ruleName: String(d.name),
         ruleType: Number(d.rule_type), level: Number(d.level), threshold: d.threshold == null ? null : Number(d.threshold), iccid: String(d.iccid),
-        msisdn: (d.msisdn as string | null) ?? null, custId: d.cust_id == null ? null : Number(d.cust_id), value: (d.value as string | null) ?? null,
+        msisdn: (d.msisdn as string | null) ?? null, custId: d.cust_id == null ? null : Number(d.cust_id),
+        ruleOwnerCustId: d.owner_cust_id == null ? null : Number(d.owner_cust_id), value: (d.value as string | null) ?? null,
         triggeredAt: new Date((d.triggered_at ?? d.created_at) as string), phones: split(d.phones), emails: split(d.emails),
       };
       const notifier = notifiers.get(Number(d.channel))!;

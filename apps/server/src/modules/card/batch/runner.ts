@@ -23,6 +23,7 @@ import { applyPoolChunk, isPoolBatch } from '../../pool/pool-members.ts';
 import { checkPool } from '../../pool/pool-usage.ts';
 import { applySmsChunk, isSmsBatch } from '../../sms/batch.ts';
 import { BATCH_EVENT_COLUMNS, enqueueBatchFinished, rowsOf, type BatchEventRow } from './events.ts';
+import { batchHandlerOf, type BatchItem } from './handlers.ts';
 
 const { BatchType, BatchState, BatchItemStatus } = batch;
 
@@ -147,19 +148,27 @@ export class BatchRunner {
     if (isPoolBatch(run.op.type) && run.op.poolId) {
       await checkPool(this.deps, run.op.poolId).catch((err) => this.log.error({ err, batchId }, 'pool usage check after a pool batch failed'));
     }
+    const handler = batchHandlerOf(run.op.type);
+    if (handler?.after) {
+      await handler.after({ batchId, type: run.op.type, params: run.op as unknown as Record<string, unknown> })
+        .catch((err) => this.log.error({ err, batchId }, 'after-batch step of a module batch failed'));
+    }
     await this.finish(batchId);
   }
 
   /** Claims the next pending items and applies them; answers how many were claimed (0: nothing left to claim). */
   private chunk(run: Run): Promise<number> {
+    // another module's batch type (stock operations, eUICC changes): its handler applies the chunk (handlers.ts)
+    const handler = batchHandlerOf(run.op.type);
     return this.deps.db.transaction(async (tx) => {
       const res = (await tx.execute(sql`
-        select seq, iccid from card_batch_items
+        select seq, iccid, ${handler ? sql`payload` : sql`null::jsonb as payload`} from card_batch_items
         where batch_id = ${run.batchId}::uuid and status = ${BatchItemStatus.Pending}
-        order by seq limit ${CHUNK} for update skip locked`)) as unknown as { rows: { seq: number; iccid: string }[] };
+        order by seq limit ${handler?.chunk ?? CHUNK} for update skip locked`)) as unknown as { rows: BatchItem[] };
       const items = res.rows;
       if (!items.length) return 0;
-      const outcomes = run.op.type === BatchType.Labels ? await this.labels(tx, run, items)
+      const outcomes = handler ? await handler.apply(tx, run.who.ctx, { batchId: run.batchId, type: run.op.type, params: run.op as unknown as Record<string, unknown> }, items)
+        : run.op.type === BatchType.Labels ? await this.labels(tx, run, items)
         : isPoolBatch(run.op.type) ? await applyPoolChunk(tx, run.who.ctx, run.batchId, run.op, items)
         : isSmsBatch(run.op.type) ? await applySmsChunk(tx, this.deps, run.who.ctx, run.batchId, run.op, items)
         : await this.cards(tx, run, items);

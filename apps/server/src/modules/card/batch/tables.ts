@@ -43,6 +43,8 @@ export const cardBatchItems = pgTable(
     errorZh: text('error_zh'),
     errorEn: text('error_en'),
     doneAt: ts('done_at'),
+    /** what an item of another module's batch carries besides its ICCID (migration 0064) */
+    payload: jsonb('payload'),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.seq] })],
 );

@@ -10,6 +10,7 @@ import { useSearchTable } from '../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../components/StatusTag.tsx';
 import { useSession } from '../../../stores/session.ts';
 import { NewBatchModal, downloadTemplate } from './NewBatchModal.tsx';
+import { stockBatchPath } from '../../stock/operationList/shared.tsx';
 import { detailPath, operationText, SCOPES, STATE_COLORS, typesFor, type BatchScope, type BatchSummary } from './scope.ts';
 
 const { BatchType, BatchState, BatchSource } = batch;
@@ -65,7 +66,8 @@ export function BatchList({ scope, poolId }: { scope: BatchScope; poolId?: numbe
   const [open, setOpen] = useState(false);
   const B = (k: string, o?: Record<string, unknown>) => t(`batch.${k}`, o);
   const C = (k: string) => t(`batch.col.${k}`);
-  const open_ = (b: BatchSummary) => navigate(detailPath(scope, b.batchId, b.state === BatchState.Validated ? 'invalid' : 'all'));
+  // a stock batch opens on the stock operations screen, its primary place
+  const open_ = (b: BatchSummary) => navigate(stockBatchPath(b) ?? detailPath(scope, b.batchId, b.state === BatchState.Validated ? 'invalid' : 'all'));
 
   const fields: SearchField[] = [
     ...((scope === 'card' && !initialType) || isPool ? [{ name: 'type', label: t('batch.filter.type'), type: 'select' as const, options: SCOPES[scope].types.map((v) => ({ value: v, label: BatchType.label(v, lang) })) }] : []),

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { batch, moneyToFen, type ResponseOf } from '@lynx/contract';
+import { stockBatchText } from '../../stock/operationList/shared.tsx';
 
 const { BatchType, BatchState, BatchItemStatus, BatchVerdict } = batch;
 
@@ -14,6 +15,8 @@ export type DowntimeFeePlan = BatchDowntimeFee['list'][number];
  */
 export type BatchScope = 'card' | 'status' | 'standard' | 'recovery' | 'pool';
 const isPoolType = (type: number) => batch.POOL_BATCH_TYPES.includes(type);
+/** types other modules create (stock operations, eUICC changes): listed on the card batch screen, not created there */
+export const isModuleType = (type: number) => batch.MODULE_BATCH_TYPES.includes(type);
 
 export const SCOPES: Record<BatchScope, { types: readonly number[]; base: string; perm: number; max: number }> = {
   card: { types: BatchType.values.filter((v) => !isPoolType(v)), base: '/card/batchoperate', perm: batch.BatchPerm.CardBatch, max: batch.BATCH_MAX_CARDS },
@@ -49,9 +52,9 @@ export function scopeFor(type: number, has: (perm: number) => boolean): BatchSco
   return 'status';
 }
 
-/** Types of a scope the user may run (the server checks the same codes). */
+/** Types of a scope the user may start here (the server checks the same codes); other modules' types start on their screens. */
 export const typesFor = (scope: BatchScope, has: (perm: number) => boolean) =>
-  SCOPES[scope].types.filter((t) => (batch.BATCH_TYPE_PERMS[t] ?? []).some(has));
+  SCOPES[scope].types.filter((t) => !isModuleType(t) && (batch.BATCH_TYPE_PERMS[t] ?? []).some(has));
 
 /** ICCIDs typed or pasted: split on white space, commas and semicolons (also full-width), each once. */
 export function parseIccids(text: string): string[] {
@@ -86,6 +89,18 @@ export function operationText(b: Pick<BatchSummary, 'type' | 'params'>, t: TFunc
       return O(b.type === BatchType.PoolJoin ? 'poolJoin' : 'poolLeave', { pool: p.poolName ?? p.poolId ?? '-' });
     case BatchType.Sms:
       return t('sms.batchOp', { content: p.content ?? '' });
+    // stock operations (issue 16): run by this engine, opened on the stock operations screen
+    case BatchType.StockIn:
+    case BatchType.StockMatch:
+    case BatchType.StockOut:
+    case BatchType.StockScrap:
+      return stockBatchText(b.type, p, t);
+    // eUICC profile changes (issue 16): run by this engine, started on the eUICC list
+    case BatchType.EuiccDownload:
+    case BatchType.EuiccEnable:
+    case BatchType.EuiccDisable:
+    case BatchType.EuiccDelete:
+      return t(`euicc.batchOp.${b.type}`);
     default:
       return p.action ? t(`batch.action.${p.action}`) : '-';
   }

@@ -1,71 +1,49 @@
 import { useState } from 'react';
-import { Alert, App, Button, Form, Input, List, Modal, Select, Typography, Upload } from 'antd';
-import { UploadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Form, Input, List, Modal, Progress, Select, Space, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { EuiccAction, euicc, type ResponseOf } from '@lynx/contract';
-import { call } from '../../../request/http.ts';
+import { ErrorCode, EuiccAction, EuiccProfileState, batch, euicc, pathOf, type ResponseOf } from '@lynx/contract';
+import { call, upload } from '../../../request/http.ts';
+import { FileImportModal } from '../../../components/FileImportModal.tsx';
 import { useSession } from '../../../stores/session.ts';
-import { IMPORT_TEMPLATE, iccidLines, parseImport, parsePairs, useLang } from './shared.tsx';
+import { iccidLines, parsePairs, useLang } from './shared.tsx';
+
+const { BatchState } = batch;
 
 const MAX = euicc.EUICC_BATCH_MAX;
 type Props = { open: boolean; onClose: () => void; onDone: () => void };
 const EID_RE = new RegExp(euicc.EID_PATTERN);
 const ICCID_RE = new RegExp(euicc.PROFILE_ICCID_PATTERN);
 
-function downloadText(name: string, text: string) {
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
-/** Import eUICCs and profiles from a CSV file (all rows or none); staff choose the customer. */
+/**
+ * Import eUICCs and profiles from an xlsx or csv file (the shared import dialog: templates in both languages, wrong rows
+ * listed, all rows or none); staff choose the customer.
+ */
 export function ImportModal({ open, onClose, onDone }: Props) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const staff = useSession((s) => s.custId == null);
-  const [rows, setRows] = useState<ReturnType<typeof parseImport> | null>(null);
   const [custId, setCustId] = useState<number | undefined>();
-  const [busy, setBusy] = useState(false);
+  const [custError, setCustError] = useState(false);
   const customers = useQuery({
     queryKey: [euicc.euiccCustomers.name], enabled: open && staff,
     queryFn: ({ signal }) => call(euicc.euiccCustomers, {}, { signal, silent: true }),
   });
-  const close = () => { setRows(null); onClose(); };
-  const submit = async () => {
-    if (!rows?.length) return void message.warning(t('euicc.importNoRows'));
-    if (rows.length > MAX) return void message.error(t('euicc.tooMany', { count: rows.length, max: MAX }));
-    if (staff && !custId) return void message.warning(`${t('euicc.importCustomer')}: ${t('common.required')}`);
-    setBusy(true);
-    try {
-      const r = await call(euicc.batchInsert, { rows, ...(staff && custId ? { custId } : {}) });
-      message.success(t('euicc.imported', r));
-      onDone();
-      close();
-    } catch { /* shown by the request layer */ } finally { setBusy(false); }
-  };
   return (
-    <Modal open={open} title={t('euicc.importTitle')} onCancel={close} onOk={() => void submit()} confirmLoading={busy} destroyOnHidden
-      okButtonProps={{ disabled: !rows?.length, 'data-testid': 'euicc-import-ok' } as never}>
-      <Typography.Paragraph type="secondary">{t('euicc.importHelp', { max: MAX })}</Typography.Paragraph>
-      {staff && (
-        <Form.Item label={t('euicc.importCustomer')} required>
-          <Select value={custId} onChange={setCustId} showSearch optionFilterProp="label" data-testid="euicc-import-customer"
+    <FileImportModal<Imported>
+      open={open} onClose={onClose} onDone={() => { onDone(); onClose(); }} ns="euicc.file" testId="euicc" width={760} layout="headings"
+      templatePath={pathOf(euicc.downloadEuiccTemplate)} maxBytes={euicc.EUICC_IMPORT_MAX_BYTES} maxRows={MAX}
+      send={(file, remark) => upload(euicc.importEuiccFile, file, { custId: staff && custId ? String(custId) : undefined, remark: remark || undefined }, { silent: true })}
+      doneValues={(r) => r} remarkMax={64} rules={3}
+      rowErrors={{ code: ErrorCode.EuiccImportInvalid, idTitle: 'EID / ICCID', idKey: 'id' }}
+      validate={() => { const ok = !staff || !!custId; setCustError(!ok); return ok; }}
+      onReset={() => { setCustId(undefined); setCustError(false); }}
+      extra={staff && (
+        <Form.Item label={t('euicc.importCustomer')} required validateStatus={custError ? 'error' : undefined} help={custError ? t('common.required') : undefined}>
+          <Select value={custId} onChange={(v) => { setCustId(v); setCustError(false); }} showSearch optionFilterProp="label" data-testid="euicc-import-customer"
             options={(customers.data ?? []).map((c) => ({ value: c.custId, label: c.name }))} placeholder={t('common.required')} />
         </Form.Item>
       )}
-      <Upload accept=".csv,.txt" maxCount={1} showUploadList={false}
-        beforeUpload={(file) => { void file.text().then((text) => setRows(parseImport(text))); return false; }}>
-        <Button icon={<UploadOutlined />} data-testid="euicc-import-file">{t('euicc.importFile')}</Button>
-      </Upload>
-      <Button type="link" onClick={() => downloadText('euicc-template.csv', IMPORT_TEMPLATE)}>{t('euicc.template')}</Button>
-      {rows && (
-        <Alert style={{ marginTop: 12 }} type={rows.length ? 'info' : 'warning'} showIcon data-testid="euicc-import-count"
-          title={rows.length ? t('euicc.importRows', { count: rows.length }) : t('euicc.importNoRows')} />
-      )}
-    </Modal>
+    />
   );
 }
 
@@ -134,17 +112,29 @@ export function BatchAssignModal({ open, onClose, onDone }: Props) {
 }
 
 type Checked = ResponseOf<typeof euicc.checkProfiles>;
+type Imported = ResponseOf<typeof euicc.importEuiccFile>;
 
-/** Batch state change: check first (what can change, what cannot and why), then run it for the ones that can. */
-export function StateModal({ open, onClose, onDone }: Props) {
+/**
+ * Batch state change: check first (what can change, what cannot and why: a batch of the card batch engine, nothing
+ * changed yet), then run it for the ones that can; the dialog then follows the batch (operations placed with the
+ * SM-DP+) and where its profiles are (their states, how many still wait for the SM-DP+), with a link to the list of
+ * the batch's profiles.
+ */
+export function StateModal({ open, onClose, onDone, onShowBatch }: Props & { onShowBatch: (batchId: string) => void }) {
   const { t } = useTranslation();
   const lang = useLang();
   const { message, modal } = App.useApp();
   const [text, setText] = useState('');
   const [action, setAction] = useState<number>(EuiccAction.Download);
   const [checked, setChecked] = useState<Checked | null>(null);
+  const [running, setRunning] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const iccids = iccidLines(text);
+  const progress = useQuery({
+    queryKey: [euicc.getEuiccBatch.name, running], enabled: open && !!running,
+    queryFn: ({ signal }) => call(euicc.getEuiccBatch, { batchId: running! }, { signal, silent: true }),
+    refetchInterval: (q) => (q.state.data && q.state.data.state === BatchState.Done && q.state.data.inFlight === 0 ? false : 1000),
+  });
   const check = async () => {
     if (!iccids.length) return void message.warning(t('common.required'));
     if (iccids.length > MAX) return void message.error(t('euicc.tooMany', { count: iccids.length, max: MAX }));
@@ -154,36 +144,61 @@ export function StateModal({ open, onClose, onDone }: Props) {
   const run = () => checked && modal.confirm({
     title: t('euicc.confirmAction', { count: checked.valid, action: EuiccAction.label(action, lang) }),
     content: action === EuiccAction.Delete ? t('euicc.confirmDelete') : undefined,
+    okButtonProps: { 'data-testid': 'euicc-state-confirm' } as never,
     onOk: async () => {
-      const r = await call(euicc.changeProfileState, { iccids: checked.validIccids, action });
+      const r = await call(euicc.changeProfileState, { batchId: checked.batchId });
       message.success(t('euicc.sent', { count: r.accepted }));
-      setChecked(null);
-      setText('');
+      setRunning(r.batchId);
       onDone();
-      onClose();
     },
   });
+  const close = () => { setChecked(null); setRunning(null); setText(''); onClose(); };
+  const b = progress.data;
+  const finished = !!b && b.state === BatchState.Done && b.inFlight === 0;
   return (
-    <Modal open={open} title={t('euicc.stateTitle')} onCancel={onClose} destroyOnHidden width={640}
-      footer={[
+    <Modal open={open} title={t('euicc.stateTitle')} onCancel={close} destroyOnHidden width={640}
+      footer={running ? [
+        <Button key="l" onClick={() => { onShowBatch(running); close(); }} data-testid="euicc-batch-profiles">{t('euicc.batchProfiles')}</Button>,
+        <Button key="c" type="primary" onClick={close}>{t('common.close')}</Button>,
+      ] : [
         <Button key="c" onClick={() => void check()} loading={busy} data-testid="euicc-state-check">{t('euicc.check')}</Button>,
         <Button key="r" type="primary" disabled={!checked?.valid} onClick={run} data-testid="euicc-state-run">{t('euicc.runValid', { count: checked?.valid ?? 0 })}</Button>,
       ]}>
-      <Typography.Paragraph type="secondary">{t('euicc.stateHelp', { max: MAX })}</Typography.Paragraph>
-      <Form layout="vertical">
-        <Form.Item label={t('euicc.action')}>
-          <Select value={action} onChange={(v) => { setAction(v); setChecked(null); }} options={EuiccAction.options(lang)} data-testid="euicc-state-action" />
-        </Form.Item>
-        <Form.Item label="ICCID" extra={t('euicc.lines', { count: iccids.length })}>
-          <Input.TextArea rows={6} value={text} onChange={(e) => { setText(e.target.value); setChecked(null); }} data-testid="euicc-state-iccids" />
-        </Form.Item>
-      </Form>
-      {checked && (
+      {running ? (
+        <div data-testid="euicc-batch-progress" data-finished={finished ? 'yes' : 'no'}>
+          <Typography.Paragraph>{t('euicc.batchNo', { id: running.slice(0, 8), action: EuiccAction.label(action, lang) })}</Typography.Paragraph>
+          <Progress percent={b && b.valid ? Math.floor((b.processed / b.valid) * 100) : 0} status={finished ? 'success' : 'active'} />
+          {b && (
+            <>
+              <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
+                {t('euicc.batchCounts', b)}{b.inFlight > 0 ? ` · ${t('euicc.batchInFlight', { count: b.inFlight })}` : ''}
+              </Typography.Paragraph>
+              <Space wrap data-testid="euicc-batch-states">
+                {b.states.map((s) => <Tag key={s.state} data-state={s.state}>{EuiccProfileState.label(s.state, lang)}: {s.count}</Tag>)}
+              </Space>
+              {finished && <Alert style={{ marginTop: 12 }} type={b.failed ? 'warning' : 'success'} showIcon title={t('euicc.batchDone', b)} data-testid="euicc-batch-done" />}
+            </>
+          )}
+        </div>
+      ) : (
         <>
-          <Alert type={checked.invalid ? 'warning' : 'success'} showIcon title={t('euicc.checked', checked)} data-testid="euicc-state-checked" />
-          {checked.refused.length > 0 && (
-            <List size="small" style={{ maxHeight: 200, overflow: 'auto', marginTop: 8 }} dataSource={checked.refused}
-              renderItem={(r) => <List.Item>{lang === 'en' ? r.reasonEn : r.reasonZh}</List.Item>} />
+          <Typography.Paragraph type="secondary">{t('euicc.stateHelp', { max: MAX })}</Typography.Paragraph>
+          <Form layout="vertical">
+            <Form.Item label={t('euicc.action')}>
+              <Select value={action} onChange={(v) => { setAction(v); setChecked(null); }} options={EuiccAction.options(lang)} data-testid="euicc-state-action" />
+            </Form.Item>
+            <Form.Item label="ICCID" extra={t('euicc.lines', { count: iccids.length })}>
+              <Input.TextArea rows={6} value={text} onChange={(e) => { setText(e.target.value); setChecked(null); }} data-testid="euicc-state-iccids" />
+            </Form.Item>
+          </Form>
+          {checked && (
+            <>
+              <Alert type={checked.invalid ? 'warning' : 'success'} showIcon title={t('euicc.checked', checked)} data-testid="euicc-state-checked" />
+              {checked.refused.length > 0 && (
+                <List size="small" style={{ maxHeight: 200, overflow: 'auto', marginTop: 8 }} dataSource={checked.refused}
+                  renderItem={(r) => <List.Item>{lang === 'en' ? r.reasonEn : r.reasonZh}</List.Item>} />
+              )}
+            </>
           )}
         </>
       )}

@@ -1,21 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import { EuiccAction, EuiccProfileState as S } from '@lynx/contract';
-import { actionsFor, iccidLines, parseImport, parsePairs, type EuiccProfileRow } from './shared.tsx';
+import { actionsFor, iccidLines, parsePairs, type EuiccProfileRow } from './shared.tsx';
 
 const profile = (state: number, pendingAction: number | null = null) => ({ iccid: '89860000000000000001', state, pendingAction }) as EuiccProfileRow;
 
 describe('eUICC screen helpers', () => {
-  it('reads an import file by its header, in any column order, with or without a BOM', () => {
-    expect(parseImport('\uFEFFiccid,operator,eid\r\n89860000000000000001,2,\n,,89049032000000000000000000000001\n')).toEqual([
-      { iccid: '89860000000000000001', operatorId: 2 },
-      { eid: '89049032000000000000000000000001' },
-    ]);
-    expect(parseImport('89049032000000000000000000000001,89860000000000000001,1')).toEqual([
-      { eid: '89049032000000000000000000000001', iccid: '89860000000000000001', operatorId: 1 },
-    ]);
-    expect(parseImport('')).toEqual([]);
-  });
-
   it('reads "ICCID,EID" lines and refuses a line that is not a pair', () => {
     expect(parsePairs('a,b\n\nc\td\n')).toEqual([{ iccid: 'a', eid: 'b' }, { iccid: 'c', eid: 'd' }]);
     expect(parsePairs('a,b\nc')).toBeNull();

@@ -44,7 +44,7 @@ export const anyPending = (profiles: EuiccProfileRow[]) => profiles.some((p) => 
 export const actionsFor = (p: EuiccProfileRow) => (p.pendingAction != null ? [] : EuiccAction.values.filter((a) => euiccNext(p.state, a) != null));
 
 /** "Change state" on one profile: the allowed actions, each confirmed before it is sent. */
-export function ProfileActions({ p, onDone }: { p: EuiccProfileRow; onDone: () => void }) {
+export function ProfileActions({ p, onDone }: { p: EuiccProfileRow; onDone: (batchId?: string) => void }) {
   const { t } = useTranslation();
   const lang = useLang();
   const { modal, message } = App.useApp();
@@ -56,9 +56,9 @@ export function ProfileActions({ p, onDone }: { p: EuiccProfileRow; onDone: () =
     content: action === EuiccAction.Delete ? t('euicc.confirmDelete') : p.iccid,
     okButtonProps: { danger: action === EuiccAction.Delete, 'data-testid': 'euicc-confirm-ok' } as never,
     onOk: async () => {
-      await call(euicc.changeProfileState, { iccids: [p.iccid], action });
+      const r = await call(euicc.changeProfileState, { iccids: [p.iccid], action });
       message.success(t('euicc.sent', { count: 1 }));
-      onDone();
+      onDone(r.batchId);
     },
   });
   return (
@@ -71,25 +71,6 @@ export function ProfileActions({ p, onDone }: { p: EuiccProfileRow; onDone: () =
   );
 }
 
-/** Rows of an import file: CSV / TSV, a header line naming eid, iccid, operator, smdpAddress (any order). */
-export function parseImport(text: string): { eid?: string; iccid?: string; operatorId?: number; smdpAddress?: string }[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  if (!lines.length) return [];
-  const split = (l: string) => l.split(/[,\t;]/).map((c) => c.trim().replace(/^"|"$/g, ''));
-  const head = split(lines[0]).map((h) => h.toLowerCase());
-  const hasHeader = head.some((h) => ['eid', 'iccid', 'operator', 'smdpaddress'].includes(h));
-  const cols = hasHeader ? head : ['eid', 'iccid', 'operator', 'smdpaddress'];
-  return (hasHeader ? lines.slice(1) : lines).map((l) => {
-    const cells = split(l);
-    const at = (name: string) => { const i = cols.indexOf(name); return i >= 0 && cells[i] ? cells[i] : undefined; };
-    const op = at('operator');
-    return {
-      ...(at('eid') && { eid: at('eid') }), ...(at('iccid') && { iccid: at('iccid') }),
-      ...(op && { operatorId: Number(op) }), ...(at('smdpaddress') && { smdpAddress: at('smdpaddress') }),
-    };
-  });
-}
-
 /** "ICCID,EID" lines of the batch assignment. */
 export function parsePairs(text: string): { iccid: string; eid: string }[] | null {
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
@@ -99,5 +80,3 @@ export function parsePairs(text: string): { iccid: string; eid: string }[] | nul
 }
 
 export const iccidLines = (text: string) => [...new Set(text.split(/[\s,;]+/).map((s) => s.trim()).filter(Boolean))];
-
-export const IMPORT_TEMPLATE = 'eid,iccid,operator,smdpAddress\n89049032000000000000000000000001,,,\n89049032000000000000000000000001,89860000000000000001,1,\n,89860000000000000002,2,\n';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, App, Button, Form, Input, Modal, Select, Space, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Operator, StockBalanceType, StockOpType, stock, type BodyOf, type Lang, type ResponseOf } from '@lynx/contract';
@@ -22,8 +22,10 @@ export const parseIccids = (text: string) => text.split(/[\s,;，]+/).map((s) =>
  * A stock operation in two steps: the form is validated by the server (nothing changes; the counts and the invalid
  * items with their reasons are shown), then confirmed (a confirmation dialog) and run as a durable batch.
  */
-export function OpModal({ open, type: fixedType, iccids, filter, onClose, onStarted }: {
+export function OpModal({ open, type: fixedType, iccids, filter, validated, onClose, onStarted }: {
   open: boolean;
+  /** a stock-in validated from a file (FileInModal): the dialog opens on its result, to confirm or cancel */
+  validated?: Validated | null;
   /** the operation, when the caller chose it (the stock list's buttons) */
   type?: number;
   /** the items ticked on the stock list */
@@ -44,6 +46,17 @@ export function OpModal({ open, type: fixedType, iccids, filter, onClose, onStar
   const chosenType = Form.useWatch('type', form) as number | undefined;
   const type = fixedType ?? chosenType ?? StockOpType.In;
   const preset = iccids?.length ? 'rows' : filter ? 'filter' : null;
+
+  const showResult = async (r: Validated) => {
+    setResult(r);
+    if (r.invalid > 0) {
+      const items = await call(stock.getStockOpItemPage, { batchId: r.batchId, failedOnly: true, pageSize: 100 });
+      setInvalid(items.list);
+    }
+  };
+  useEffect(() => {
+    if (open && validated) void showResult(validated).catch(() => {});
+  }, [open, validated]);
 
   const close = () => {
     if (result && !busy) void call(stock.cancelStockOp, { batchId: result.batchId }, { silent: true }).catch(() => {});
@@ -68,12 +81,7 @@ export function OpModal({ open, type: fixedType, iccids, filter, onClose, onStar
     else body.iccids = parseIccids(v.iccids ?? '');
     setBusy(true);
     try {
-      const r = await call(stock.validateStockOp, body);
-      setResult(r);
-      if (r.invalid > 0) {
-        const items = await call(stock.getStockOpItemPage, { batchId: r.batchId, failedOnly: true, pageSize: 100 });
-        setInvalid(items.list);
-      }
+      await showResult(await call(stock.validateStockOp, body));
     } catch {
       // the refusal is shown by the request layer (e.g. more than 10,000 items)
     } finally {

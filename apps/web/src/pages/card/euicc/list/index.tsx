@@ -1,7 +1,9 @@
-import { useState } from 'react';
-import { Space, Tabs, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Space, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { EuiccProfileState, Operator, Perm, euicc, formatDateTime } from '@lynx/contract';
+import { EuiccProfileState, Operator, Perm, batch, euicc, formatDateTime } from '@lynx/contract';
+import { call } from '../../../../request/http.ts';
 import { SearchTable, type SearchField } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton } from '../../../../components/PermButton.tsx';
@@ -9,6 +11,7 @@ import { ProfileActions, ProfileState, anyPending, operatorLabel, useLang, type 
 import { AssignModal, BatchAssignModal, ImportModal, StateModal } from '../modals.tsx';
 
 const POLL_MS = 1500;
+const WATCH_MS = 8000;
 
 /**
  * /card/euicc/list (2040000; changes 2040001): eUICCs by EID with their profiles, and every profile (the unbound ones
@@ -19,14 +22,38 @@ export default function EuiccList() {
   const { t } = useTranslation();
   const lang = useLang();
   const [modal, setModal] = useState<'import' | 'assign' | 'batchAssign' | 'state' | null>(null);
+  const [tab, setTab] = useState('euiccs');
+  // a change runs as a batch: its operations are placed a moment after the request, so the lists poll until the
+  // batch is done and its profiles have their answers (or a while after a change, when no batch is known)
+  const [watchUntil, setWatchUntil] = useState(0);
+  const [watchBatch, setWatchBatch] = useState<string | null>(null);
+  const watched = useQuery({
+    queryKey: [euicc.getEuiccBatch.name, watchBatch], enabled: !!watchBatch,
+    queryFn: ({ signal }) => call(euicc.getEuiccBatch, { batchId: watchBatch! }, { signal, silent: true }),
+    refetchInterval: (q) => (q.state.data && q.state.data.state === batch.BatchState.Done && q.state.data.inFlight === 0 ? false : POLL_MS),
+  });
+  const batchRunning = !!watchBatch && !(watched.data && watched.data.state === batch.BatchState.Done && watched.data.inFlight === 0);
   const T = (k: string) => t(`euicc.${k}`);
+  const poll = (pending: boolean) => (pending || batchRunning || Date.now() < watchUntil ? POLL_MS : false);
   const euiccs = useSearchTable(euicc.getEuiccPage, {
-    refetchInterval: (d) => (d && anyPending(d.list.flatMap((e) => e.profiles)) ? POLL_MS : false),
+    refetchInterval: (d) => poll(!!d && anyPending(d.list.flatMap((e) => e.profiles))),
   });
   const profiles = useSearchTable(euicc.getProfilePage, {
-    refetchInterval: (d) => (d && anyPending(d.list) ? POLL_MS : false),
+    refetchInterval: (d) => poll(!!d && anyPending(d.list)),
   });
-  const refresh = () => { void euiccs.refresh(); void profiles.refresh(); };
+  const refresh = (batchId?: string) => {
+    setWatchUntil(Date.now() + WATCH_MS);
+    if (batchId) setWatchBatch(batchId);
+    void euiccs.refresh();
+    void profiles.refresh();
+  };
+  // the watched batch has ended: one last look at the lists
+  useEffect(() => {
+    if (watchBatch && !batchRunning) { void euiccs.refresh(); void profiles.refresh(); }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [watchBatch, batchRunning]);
+  const batchId = profiles.state.filters.batchId as string | undefined;
+  const showBatch = (id: string) => { setTab('profiles'); profiles.search({ batchId: id }); };
   const fields: SearchField[] = [
     { name: 'eid', label: 'EID', placeholder: T('eidPlaceholder') },
     { name: 'iccid', label: 'ICCID', placeholder: T('iccidPlaceholder') },
@@ -52,11 +79,11 @@ export default function EuiccList() {
   return (
     <>
       <Typography.Paragraph type="secondary" style={{ margin: '0 0 8px' }}>{T('intro')}</Typography.Paragraph>
-      <Tabs items={[
+      <Tabs activeKey={tab} onChange={setTab} items={[
         {
           key: 'euiccs', label: T('tabEuiccs'),
           children: (
-            <SearchTable<EuiccRow> table={euiccs} fields={fields} rowKey="eid" toolbar={toolbar} emptyHint={T('emptyHint')} title={T('tabEuiccs')}
+            <SearchTable<EuiccRow> table={euiccs} fields={fields} rowKey="eid" toolbar={toolbar} emptyHint={T('emptyHint')} title={T('tabEuiccs')} exportSource={euicc.getEuiccPage}
               columns={[
                 { title: 'EID', dataIndex: 'eid', key: 'eid', width: 350, render: (v: string) => <Typography.Text copyable style={{ fontFamily: 'monospace' }}>{v}</Typography.Text> },
                 { title: T('customer'), dataIndex: 'custName', key: 'custName', width: 180, render: (v: string | null) => v ?? '-' },
@@ -72,7 +99,13 @@ export default function EuiccList() {
         {
           key: 'profiles', label: T('tabProfiles'),
           children: (
-            <SearchTable<EuiccProfileRow> table={profiles} rowKey="iccid" toolbar={toolbar} emptyHint={T('emptyProfiles')} title={T('tabProfiles')}
+            <>
+              {batchId && (
+                <Alert style={{ marginBottom: 8 }} type="info" showIcon data-testid="euicc-batch-filter"
+                  title={t('euicc.batchFilter', { id: batchId.slice(0, 8) })}
+                  action={<Button size="small" onClick={() => profiles.search({ batchId: undefined })}>{T('batchFilterClear')}</Button>} />
+              )}
+            <SearchTable<EuiccProfileRow> table={profiles} rowKey="iccid" toolbar={toolbar} emptyHint={T('emptyProfiles')} title={T('tabProfiles')} exportSource={euicc.getProfilePage}
               fields={[
                 { name: 'iccid', label: 'ICCID', placeholder: T('iccidPlaceholder') },
                 { name: 'eid', label: 'EID', placeholder: T('eidPlaceholder') },
@@ -89,13 +122,14 @@ export default function EuiccList() {
                 { title: t('common.actions'), key: 'actions', width: 160, fixed: 'right', render: (_: unknown, p) => <ProfileActions p={p} onDone={refresh} /> },
               ]}
             />
+            </>
           ),
         },
       ]} />
-      <ImportModal open={modal === 'import'} onClose={() => setModal(null)} onDone={refresh} />
-      <AssignModal open={modal === 'assign'} onClose={() => setModal(null)} onDone={refresh} />
-      <BatchAssignModal open={modal === 'batchAssign'} onClose={() => setModal(null)} onDone={refresh} />
-      <StateModal open={modal === 'state'} onClose={() => setModal(null)} onDone={refresh} />
+      <ImportModal open={modal === 'import'} onClose={() => setModal(null)} onDone={() => refresh()} />
+      <AssignModal open={modal === 'assign'} onClose={() => setModal(null)} onDone={() => refresh()} />
+      <BatchAssignModal open={modal === 'batchAssign'} onClose={() => setModal(null)} onDone={() => refresh()} />
+      <StateModal open={modal === 'state'} onClose={() => setModal(null)} onDone={() => refresh()} onShowBatch={showBatch} />
     </>
   );
 }

@@ -5,6 +5,7 @@ import { CardState, ChannelCardState, channelcard, formatDateTime, withZoneLabel
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
+import { ExportButton } from '../../../../components/ExportButton.tsx';
 import { STATE_COLORS, useChannelNames, type ChannelCardRow } from '../../shared.tsx';
 
 /** /channelCard/channel-card/list (16020000): the viewer's channel cards with their channel, sales order, cost and state. */
@@ -23,6 +24,7 @@ export default function ChannelCardList() {
         title={T('list.title')}
         rowKey="id"
         emptyHint={T('list.emptyHint')}
+        toolbar={<ExportButton source={channelcard.getChannelCardPage} filters={table.body} />}
         fields={[
           { name: 'iccid', label: T('iccid'), placeholder: T('iccidPlaceholder') },
           { name: 'channelName', label: T('channel'), type: 'select', options: (names.data ?? []).map((n) => ({ value: n, label: n })) },

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { App, Button, Typography, type ButtonProps } from 'antd';
+import { App, Button, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Perm, ResellSyncState, formatDateTime, resell, withZoneLabel, type ResponseOf } from '@lynx/contract';
+import { Perm, ResellSyncState, formatDateTime, parseLang, resaleStateLabel, resell, withZoneLabel, type ResponseOf } from '@lynx/contract';
 import { call } from '../../../../request/http.ts';
 import { SearchTable } from '../../../../components/SearchTable.tsx';
 import { useSearchTable } from '../../../../components/useSearchTable.ts';
@@ -21,7 +21,8 @@ const COLORS: Record<number, string> = {
  * "sync now" (6020001) for one card or the ticked ones, after a confirmation.
  */
 export default function ResellList() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = parseLang(i18n.language);
   const { modal, message } = App.useApp();
   const qc = useQueryClient();
   const T = (k: string, o?: Record<string, unknown>) => t(`channelcard.resell.${k}`, o);
@@ -45,6 +46,28 @@ export default function ResellList() {
     });
   };
 
+  // the resale platform's word: its label with the raw word beside it for support staff; an unknown word raw, marked
+  const platformState = (code: string | null) => {
+    if (!code) return '-';
+    const label = resaleStateLabel(code, lang);
+    if (label) {
+      return (
+        <span data-testid="resell-platform-state">
+          <Tooltip title={T('rawCodeHint', { code })}>
+            <span>{label} <Typography.Text type="secondary" style={{ fontSize: 12 }}>({code})</Typography.Text></span>
+          </Tooltip>
+        </span>
+      );
+    }
+    return (
+      <span data-testid="resell-platform-state">
+        <Tooltip title={T('unknownStateHint', { code })}>
+          <span>{code} <Tag color="warning" style={{ marginInlineEnd: 0 }}>{T('unknownState')}</Tag></span>
+        </Tooltip>
+      </span>
+    );
+  };
+
   return (
     <>
       <Typography.Paragraph type="secondary" style={{ margin: '0 0 8px' }}>{T('intro')}</Typography.Paragraph>
@@ -66,12 +89,12 @@ export default function ResellList() {
         columns={[
           { title: t('channelcard.iccid'), dataIndex: 'iccid', key: 'iccid', fixed: 'left', width: 210 },
           { title: T('syncState'), dataIndex: 'syncState', key: 'syncState', width: 120, render: (v: number) => <span data-testid="resell-state"><StatusTag enumOf={ResellSyncState} value={v} colors={COLORS} /></span> },
-          { title: T('platformState'), dataIndex: 'platformState', key: 'platformState', width: 150, render: (v: string | null) => v ?? '-' },
+          { title: T('platformState'), dataIndex: 'platformState', key: 'platformState', width: 220, render: (v: string | null) => platformState(v) },
           { title: withZoneLabel(T('lastSyncAt')), dataIndex: 'lastSyncAt', key: 'lastSyncAt', width: 170, render: (v: string | null) => (v ? formatDateTime(v) : T('never')) },
           { title: T('lastError'), dataIndex: 'lastError', key: 'lastError', width: 240, ellipsis: true, render: (v: string | null) => (v ? <Typography.Text type="danger">{v}</Typography.Text> : '-') },
           { title: T('platform'), dataIndex: 'platformCode', key: 'platformCode', width: 130 },
           { title: T('externalId'), dataIndex: 'externalId', key: 'externalId', width: 150 },
-          { title: t('channelcard.customer'), dataIndex: 'custName', key: 'custName', width: 180, ellipsis: true, render: (v: string | null) => v ?? '-' },
+          { title: t('channelcard.customer'), dataIndex: 'custName', key: 'custName', width: 180, ellipsis: true, render: (v: string | null) => platformState(v) },
           ...(canSync ? [{
             title: t('common.actions'), key: 'actions', fixed: 'right' as const, width: 100,
             render: (_: unknown, r: Row) => <Button type="link" size="small" onClick={() => sync([r.iccid])} data-testid="resell-sync-one">{T('syncNow')}</Button>,

@@ -75,6 +75,7 @@ export default function StockOpDetail() {
           { label: T('operator'), value: Operator.label(params.operatorId, lang) },
           { label: T('location'), value: params.location || null },
           { label: T('remark'), value: params.remark || null },
+          ...(b.fileName ? [{ label: T('fileName'), value: <span translate="no">{b.fileName}</span> }] : []),
         ] : []),
         { label: T('createdBy'), value: b.createdBy },
         { label: T('createdAt'), value: formatDateTime(b.createdAt) },

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Segmented, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { Segmented, Space, Typography } from 'antd';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatCount, formatDateTime, StockBatchState, StockOpType, stock, type Lang } from '@lynx/contract';
@@ -9,6 +9,7 @@ import { useSearchTable } from '../../../../components/useSearchTable.ts';
 import { PermButton } from '../../../../components/PermButton.tsx';
 import { StatusTag } from '../../../../components/StatusTag.tsx';
 import { OpModal } from '../OpModal.tsx';
+import { FileInModal, type Validated } from '../FileInModal.tsx';
 import { OpProgress, POLL_MS, STATE_COLORS, TYPE_PARAM, type StockOpRow } from '../shared.tsx';
 
 /** /stock/operationList/list/:param? (11030000): the stock operations, by type (:param in | match | out | scrap). */
@@ -20,6 +21,8 @@ export default function StockOpList() {
   const { param } = useParams();
   const type = param ? TYPE_PARAM[param] : undefined;
   const [open, setOpen] = useState(false);
+  const [fileOpen, setFileOpen] = useState(false);
+  const [fromFile, setFromFile] = useState<Validated | null>(null);
   const table = useSearchTable(stock.getStockOpPage, {
     fixed: type ? { type } : {},
     refetchInterval: (d) => (d?.list.some((b) => b.state === StockBatchState.Running) ? POLL_MS : false),
@@ -37,7 +40,14 @@ export default function StockOpList() {
         title={T('opListTitle')}
         rowKey="batchId"
         fields={fields}
-        toolbar={<PermButton perm={stock.StockPerm.Operations} type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="stock-op-new">{T('newOp')}</PermButton>}
+        toolbar={(
+          <Space>
+            <PermButton perm={stock.StockPerm.Operations} type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="stock-op-new">{T('newOp')}</PermButton>
+            {(!type || type === StockOpType.In) && (
+              <PermButton perm={stock.StockPerm.Operations} icon={<UploadOutlined />} onClick={() => setFileOpen(true)} data-testid="stock-in-file">{T('inFile')}</PermButton>
+            )}
+          </Space>
+        )}
         columns={[
           { title: T('opType'), dataIndex: 'type', key: 'type', width: 100, render: (v: number) => StockOpType.label(v, lang) },
           { title: T('opState'), dataIndex: 'state', key: 'state', width: 100, render: (v: number) => <StatusTag enumOf={StockBatchState} value={v} colors={STATE_COLORS} /> },
@@ -55,6 +65,11 @@ export default function StockOpList() {
         ]}
       />
       <OpModal open={open} type={type} onClose={() => setOpen(false)} onStarted={(id) => { setOpen(false); navigate(`/stock/operationList/detail/${id}`); }} />
+      <FileInModal open={fileOpen} onClose={() => setFileOpen(false)} onDone={(v) => { setFileOpen(false); setFromFile(v); }} />
+      <OpModal
+        open={!!fromFile} type={StockOpType.In} validated={fromFile} onClose={() => { setFromFile(null); void table.refresh(); }}
+        onStarted={(id) => { setFromFile(null); navigate(`/stock/operationList/detail/${id}`); }}
+      />
     </>
   );
 }

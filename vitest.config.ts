@@ -1,4 +1,8 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const SERVER_TESTS = ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'];
+/** server tests that measure their own process: isolated from the files run before them */
+const PROCESS_TESTS = ['apps/server/src/platform/spreadsheet.test.ts', 'apps/server/test/upload-bomb.test.ts'];
 
 export default defineConfig({
   test: {
@@ -13,7 +17,22 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          include: SERVER_TESTS,
+          exclude: [...configDefaults.exclude, ...PROCESS_TESTS],
+          // one process per worker runs file after file: the server's modules, PGlite's WebAssembly and the JIT are
+          // loaded once per worker instead of once per file (docs/performance.md "Test suite time"). What modules keep
+          // between calls (caches, the simulators' injected faults) is reset before each file by the setup file.
+          isolate: false,
+          setupFiles: ['apps/server/test/setup-shared-process.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // tests that measure the process itself (heap kept, event-loop gaps, memory growth) need a process of their own
+          name: 'server-process',
+          environment: 'node',
+          include: PROCESS_TESTS,
         },
       },
       {

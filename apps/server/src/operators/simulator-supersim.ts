@@ -28,6 +28,12 @@ export function setSuperSimFaults(f: SuperSimFaults): void {
 
 const requests = new Map<string, SuperSimSwitchOutcome>();
 const byRef = new Map<string, string>();
+/** Forgets injected faults and remembered requests (a test process that opens another database next). */
+export function resetSuperSimSimulator(): void {
+  faults = {};
+  requests.clear();
+  byRef.clear();
+}
 const hash = (...parts: (string | number)[]) => crypto.createHash('sha256').update(parts.join('|')).digest();
 
 /** The simulated signal of a profile (dBm, -50 … -120), stable within an hour. */

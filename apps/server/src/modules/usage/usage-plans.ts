@@ -30,6 +30,11 @@ export const MB = 1024 * 1024;
 const TTL_MS = 5_000;
 const planCache = new Map<number, { plan: UsagePlan | null; at: number }>();
 let operatorCache: { list: Map<number, UsageOperator>; at: number } | null = null;
+/** Forgets the cached plans and operators (a test process that opens another database next). */
+export function resetUsageCaches(): void {
+  planCache.clear();
+  operatorCache = null;
+}
 
 // the operators' public IoT APNs, used only when an operator has none configured
 const BUILT_IN_APN: Record<number, string> = { 1: 'cmiot', 2: 'scuiot', 3: 'ctnet' };

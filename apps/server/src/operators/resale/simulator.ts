@@ -51,3 +51,8 @@ export const resalePlatform = (): ResalePlatform => (current ??= createResaleSim
 export function setResalePlatform(p: ResalePlatform | null): void {
   current = p;
 }
+/** Back to the simulator without faults (a test process that opens another database next). */
+export function resetResaleSimulator(): void {
+  current = null;
+  faults = {};
+}

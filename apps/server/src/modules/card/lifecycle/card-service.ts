@@ -96,6 +96,10 @@ interface PlanFacts {
 }
 const PLAN_TTL_MS = 5_000;
 const planCache = new Map<number, { facts: PlanFacts; at: number }>();
+/** Forgets the cached plan facts (a test process that opens another database next). */
+export function resetPlanFactsCache(): void {
+  planCache.clear();
+}
 
 /** The engine's facts of a basic plan (cycle rule, APN names, test and silent periods), or null if it does not exist. */
 export async function loadPlanFacts(ex: Executor, goodsReleaseId: number): Promise<PlanFacts | null> {

@@ -109,7 +109,8 @@ describe('eUICC', () => {
       await page.getByTestId('euicc-batch-profiles').click();
       await list.getByTestId('euicc-batch-filter').waitFor();
       await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row', { hasText: p1 }).waitFor();
-      expect(await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row').count()).toBe(1);
+      // the list shows the batch's one profile once the filtered page has replaced the unfiltered one
+      await expect.poll(() => list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row').count(), { timeout: 30_000, interval: 300 }).toBe(1);
       expect(await list.locator('[role=tabpanel][aria-hidden=false] tr.ant-table-row', { hasText: p1 }).innerText()).toContain(T.disabled);
       await shot(page, `euicc-batch-profiles-${lang}`);
       await list.getByTestId('euicc-batch-filter').getByRole('button').click();

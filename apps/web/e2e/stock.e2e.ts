@@ -48,9 +48,18 @@ async function runAndWait(page: Page, lang: 'zh' | 'en') {
   const d = dialog(page);
   // the check of a selection answers within seconds; a server busy with the specs before this one can take longer
   await d.getByTestId('stock-op-validated').waitFor({ timeout: 45_000 });
-  await d.getByTestId('stock-op-run').click();
-  await page.getByTestId('stock-op-run-ok').click();
-  await page.waitForURL('**/stock/operationList/detail/**');
+  // confirm; a click that lands while the confirmation pops in is lost on a busy machine, so press again until the
+  // detail page opens (a second confirm of the same batch is refused by the server and changes nothing)
+  const onDetail = () => page.url().includes('/stock/operationList/detail/');
+  const run = d.getByTestId('stock-op-run');
+  const ok = page.getByTestId('stock-op-run-ok');
+  await run.click();
+  await expect.poll(async () => {
+    if (onDetail()) return true;
+    if (await ok.isVisible().catch(() => false)) await ok.click({ timeout: 2_000 }).catch(() => {});
+    else if (await run.isVisible().catch(() => false)) await run.click({ timeout: 2_000 }).catch(() => {});
+    return onDetail();
+  }, { timeout: 60_000, interval: 1_500 }).toBe(true);
   const detail = visible(page);
   await expect.poll(async () => (await detail.getByTestId('stock-op-state').innerText()).trim(), { timeout: 30_000, interval: 500 }).toBe(TEXTS[lang].done);
   return detail;
